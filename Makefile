@@ -1,0 +1,38 @@
+# One-command set-up: `make demo` runs the main job, `make test` runs lint and tests.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test lint typecheck bench clean
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml constraints.txt
+	$(PY) -m pip install --quiet -c constraints.txt torch==2.13.0
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/rewardgym demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# The repository root is the `rewardgym` package, so mypy reads it through a link of that name.
+TC := build/typecheck/rewardgym
+typecheck: $(STAMP)
+	mkdir -p build/typecheck && ln -sfn ../.. $(TC)
+	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py \
+		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
+		status=$$?; rm -f $(TC); exit $$status
+
+test: $(STAMP) lint
+	$(VENV)/bin/pytest -q
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,54 @@
+"""Render result rows as Markdown tables and write them as JSON, CSV and Markdown files."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown_table(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    *,
+    headers: Sequence[str] | None = None,
+    digits: int = 2,
+) -> str:
+    """A GitHub-flavoured Markdown table of ``columns`` over ``rows`` (missing cells are blank)."""
+    heads = list(headers) if headers is not None else list(columns)
+    lines = ["| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in heads) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(_cell(row.get(c, ""), digits) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def write_results(
+    out: Path, rows: Sequence[Mapping[str, Any]], markdown: str, meta: Mapping[str, Any]
+) -> None:
+    """Write ``results.json`` (meta + rows), ``results.csv`` (rows) and ``results.md`` into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(
+        json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=2)
+    )
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    with open(out / "results.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(
+                {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in row.items()}
+            )
+    (out / "results.md").write_text(markdown + "\n")
+
+
+__all__ = ["markdown_table", "write_results"]

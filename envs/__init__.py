@@ -1,0 +1,54 @@
+"""Every rewardgym environment, registered with Gymnasium under the ``rewardgym/`` namespace.
+
+Entry points are strings (Minari serialises env specs and rejects callables), and an id's
+``-vN`` suffix is bumped whenever its behaviour changes.
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+SHOP_SESSION_ID = "rewardgym/ShopSession-v0"
+HOUSEHOLD_ID = "rewardgym/Household-v0"
+TRAJECTORY_REPLAY_ID = "rewardgym/TrajectoryReplay-v0"
+BABYAI_TEXT_LEVELS = ("GoToLocal", "PickupLoc", "PutNextLocal")
+
+
+def babyai_text_id(level: str) -> str:
+    """The registered id of the text version of BabyAI level ``level``."""
+    return f"rewardgym/BabyAI-{level}-Text-v0"
+
+
+def _register_all() -> None:
+    if SHOP_SESSION_ID in registry:
+        return
+    register(id=SHOP_SESSION_ID, entry_point="rewardgym.envs.shopping.env:ShopSessionEnv")
+    register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.env:HouseholdEnv")
+    register(
+        id=TRAJECTORY_REPLAY_ID,
+        entry_point="rewardgym.envs.trajectories.replay:TrajectoryReplayEnv",
+    )
+    for level in BABYAI_TEXT_LEVELS:
+        register(
+            id=babyai_text_id(level),
+            entry_point="rewardgym.envs.babyai.text_env:BabyAITextEnv",
+            kwargs={"level": level},
+        )
+
+
+_register_all()
+
+
+def rewardgym_ids() -> list[str]:
+    """Every registered ``rewardgym/*`` environment id, sorted."""
+    return sorted(env_id for env_id in registry if env_id.startswith("rewardgym/"))
+
+
+__all__ = [
+    "BABYAI_TEXT_LEVELS",
+    "HOUSEHOLD_ID",
+    "SHOP_SESSION_ID",
+    "TRAJECTORY_REPLAY_ID",
+    "babyai_text_id",
+    "rewardgym_ids",
+]

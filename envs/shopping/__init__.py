@@ -1,0 +1,42 @@
+"""The shopping half of rewardgym: session data, the synthetic shopper and ``ShopSession-v0``."""
+
+from __future__ import annotations
+
+from rewardgym.envs.shopping.context import build_context
+from rewardgym.envs.shopping.data import default_store, resolve_sessions
+from rewardgym.envs.shopping.loaders import load_jsonl, load_opera, load_parquet
+from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
+from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
+from rewardgym.envs.shopping.schema import (
+    ACTION_TYPES,
+    DataValidationError,
+    ShopAction,
+    ShopSession,
+    ShopStep,
+    actions_match,
+    normalize_text,
+)
+from rewardgym.envs.shopping.store import SessionStore, write_store
+
+__all__ = [
+    "ACTION_TYPES",
+    "DataValidationError",
+    "ParsedOutput",
+    "SessionStore",
+    "ShopAction",
+    "ShopMetrics",
+    "ShopSession",
+    "ShopStep",
+    "actions_match",
+    "build_context",
+    "default_store",
+    "format_output",
+    "load_jsonl",
+    "load_opera",
+    "load_parquet",
+    "normalize_text",
+    "parse_output",
+    "resolve_sessions",
+    "shop_metrics",
+    "write_store",
+]

@@ -1,0 +1,199 @@
+"""``rewardgym/ShopSession-v0``: replay logged shopping sessions one human step at a time."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from rewardgym.envs.shopping.context import ContextMode, approx_token_count, build_context
+from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
+from rewardgym.envs.shopping.parsing import parse_output
+from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopStep, actions_match
+from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.spaces import UnicodeText
+
+MAX_TEXT = 1 << 26
+MAX_ACTION_TEXT = 1 << 16
+
+
+class ShopSessionEnv(gym.Env[dict[str, Any], str]):
+    """Replay a logged shopping session; the agent predicts each next human rationale and action.
+
+    ## Description
+    One episode is one logged session of a real (or synthetic) shopper; one step is one logged
+    human step (Shop-R1, arXiv 2507.17842). The policy sees the pages so far and outputs the
+    next ``{"rationale": ..., "action": {...}}`` JSON object. Teacher forcing: whatever the
+    agent says, the env moves to the human's next logged step.
+
+    ## Observation
+    A ``Dict``: ``context`` (the prompt context text: whole-session history by default, the
+    latest page only with ``context="latest"``, truncated oldest pages first under
+    ``max_context_chars`` / ``max_context_tokens``), ``page`` (the current simplified HTML) and
+    ``history`` (a sequence of the earlier actions, each ``{"type": 0|1|2, "name", "text"}``
+    with types indexed as in ``ACTION_TYPES``).
+
+    ## Action
+    The policy's raw text output, any string. One that does not parse is a wrong answer.
+
+    ## Reward
+    1.0 when the parsed action exactly matches the human's (same type, and name and text equal
+    after lower-casing and collapsing whitespace), else 0.0. Richer rewards come from wrappers
+    such as ``rewardgym.wrappers.ShopR1Reward``.
+
+    ## Termination
+    Terminates after the session's last logged step; never truncates.
+
+    ## Info
+    ``truth`` (the human's action dict), ``prediction`` (parsed action and rationale, or the
+    parse error), ``exact_match``, ``session_id``, ``step`` (index of the step just predicted;
+    at reset the step to predict) and ``n_steps``.
+
+    ## Registered ids
+    ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train", context="session")``.
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's convention)
+
+    def __init__(
+        self,
+        data: str | os.PathLike[str] | SessionStore | None = None,
+        split: Split = "train",
+        context: ContextMode = "session",
+        max_context_chars: int | None = None,
+        max_context_tokens: int | None = None,
+        count_tokens: Callable[[str], int] = approx_token_count,
+        test_fraction: float = DEFAULT_TEST_FRACTION,
+        split_seed: int = 0,
+        render_mode: str | None = None,
+    ) -> None:
+        if context not in ("session", "latest"):
+            raise ValueError(f"context must be 'session' or 'latest', got {context!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.store, self.sessions = resolve_sessions(
+            data, split, test_fraction=test_fraction, split_seed=split_seed
+        )
+        self.split = split
+        self.context_mode = context
+        self.max_context_chars = max_context_chars
+        self.max_context_tokens = max_context_tokens
+        self.count_tokens = count_tokens
+        self.render_mode = render_mode
+        past_action = spaces.Dict(
+            {
+                "type": spaces.Discrete(len(ACTION_TYPES)),
+                "name": UnicodeText(MAX_ACTION_TEXT),
+                "text": UnicodeText(MAX_ACTION_TEXT),
+            }
+        )
+        self.observation_space = spaces.Dict(
+            {
+                "context": UnicodeText(MAX_TEXT),
+                "page": UnicodeText(MAX_TEXT),
+                "history": spaces.Sequence(past_action, stack=False),
+            }
+        )
+        self.action_space = UnicodeText(MAX_ACTION_TEXT)
+        self._session = 0
+        self._step = 0
+        self._history: list[ShopStep] = []
+        self._current: ShopStep | None = None
+        self._last_obs: dict[str, Any] | None = None
+
+    @property
+    def num_sessions(self) -> int:
+        """Number of sessions in the chosen split."""
+        return len(self.sessions)
+
+    @property
+    def session_id(self) -> str:
+        """Id of the session being replayed, as the data names it."""
+        return self.store.session_ids[self._session]
+
+    def _observation(self) -> dict[str, Any]:
+        assert self._current is not None
+        text = build_context(
+            self._history,
+            self._current.page,
+            mode=self.context_mode,
+            max_chars=self.max_context_chars,
+            max_tokens=self.max_context_tokens,
+            count_tokens=self.count_tokens,
+        )
+        history = tuple(
+            {
+                "type": ACTION_TYPES.index(s.action.type),
+                "name": s.action.name,
+                "text": s.action.text,
+            }
+            for s in self._history
+        )
+        return {"context": text, "page": self._current.page, "history": history}
+
+    def _base_info(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "step": self._step,
+            "n_steps": self.store.session_length(self._session),
+        }
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a session: ``options={"session": i}`` picks the i-th of the split, else the seed."""
+        super().reset(seed=seed)
+        choice = (options or {}).get("session")
+        if choice is None:
+            position = int(self.np_random.integers(len(self.sessions)))
+        else:
+            if not isinstance(choice, int | np.integer) or not 0 <= choice < len(self.sessions):
+                raise ValueError(
+                    f"options['session'] must be an int in [0, {len(self.sessions)}), got {choice!r}"
+                )
+            position = int(choice)
+        self._session = self.sessions[position]
+        self._step = 0
+        self._history = []
+        self._current = self.store.step(self._session, 0)
+        self._last_obs = self._observation()
+        return self._last_obs, self._base_info()
+
+    def step(self, action: str) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Score the prediction against the human's step, then move to the human's next step."""
+        if self._current is None or self._last_obs is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        text = action if isinstance(action, str) else str(action)
+        parsed = parse_output(text)
+        truth = self._current.action
+        match = actions_match(parsed.action, truth)
+        info = self._base_info()
+        info.update(
+            truth=truth.truth_dict(),
+            prediction=parsed.to_info(),
+            exact_match=match,
+            truth_rationale=self._current.rationale,
+        )
+        self._history.append(self._current)
+        self._step += 1
+        terminated = self._step >= self.store.session_length(self._session)
+        if terminated:
+            self._current = None
+            obs = self._last_obs
+        else:
+            self._current = self.store.step(self._session, self._step)
+            obs = self._last_obs = self._observation()
+        return obs, float(match), terminated, False, info
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The current context text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self._last_obs is None:
+            return None
+        return str(self._last_obs["context"])
+
+
+__all__ = ["ShopSessionEnv"]
