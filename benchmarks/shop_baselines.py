@@ -66,7 +66,7 @@ def run_shop_baselines(
         )
     table = markdown_table(rows, COLUMNS, headers=HEADERS)
     console.print(f"\nBaseline shoppers on {rows[0]['n']} held-out steps (test split):\n")
-    console.print(table, markup=False)
+    print(table)
     if out is not None:
         write_results(out, rows, table, {"suite": "shop-baselines", "max_sessions": max_sessions})
     return rows

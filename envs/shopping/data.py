@@ -61,7 +61,11 @@ def build_synthetic_store(
 
 def default_store(sessions: int = DEFAULT_SESSIONS, seed: int = DEFAULT_SEED) -> SessionStore:
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
-    path = rewardgym_home() / "shop" / f"synthetic-v0-seed{seed}-n{sessions}"
+    from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION
+
+    # The generator's version is in the key, so a changed shopper never reuses a stale cache.
+    name = f"synthetic-g{GENERATOR_VERSION}-seed{seed}-n{sessions}"
+    path = rewardgym_home() / "shop" / name
     if (path / "steps.arrow").is_file():
         return SessionStore(path)
     return build_synthetic_store(path, sessions=sessions, seed=seed)

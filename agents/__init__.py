@@ -1,0 +1,1 @@
+"""Agents that train against rewardgym environments: baselines, LLM policies, offline RL."""

@@ -1,0 +1,1 @@
+"""Benchmark suites and performance scripts that compare agents side by side."""

@@ -1,0 +1,46 @@
+"""The default corpus cache and the ``rewardgym data shop`` command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rewardgym.cli import app
+from rewardgym.envs.shopping import data as data_module
+from rewardgym.envs.shopping.store import SessionStore
+
+
+def test_default_store_is_built_once(rewardgym_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = data_module.default_store(sessions=12, seed=3)
+    assert len(first) == 12 and str(first.path).startswith(str(rewardgym_home))
+
+    def fail(*args: object, **kwargs: object) -> SessionStore:
+        raise AssertionError("the cached store must be reused")
+
+    monkeypatch.setattr(data_module, "build_synthetic_store", fail)
+    again = data_module.default_store(sessions=12, seed=3)
+    assert again.session_ids == first.session_ids
+
+
+def test_data_shop_command(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["data", "shop", "--sessions", "25", "--out", str(tmp_path / "c")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "wrote 25 sessions" in result.output and "MiB on disk" in result.output
+    store = SessionStore(tmp_path / "c")
+    assert len(store) == 25 and store.session(0).steps[-1].action.type == "terminate"
+
+
+def test_data_shop_rejects_bad_count(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["data", "shop", "--sessions", "0", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "--sessions must be positive" in result.output
+
+
+def test_missing_data_path_is_clear(rewardgym_home: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        data_module.resolve_sessions("/nonexistent/sessions.jsonl")
+    with pytest.raises(ValueError, match=r"expected a \.jsonl or \.parquet"):
+        data_module.resolve_sessions(__file__)

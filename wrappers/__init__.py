@@ -1,0 +1,38 @@
+"""Reward wrappers: Shop-R1's hybrid reward, the binary exact-match baseline, and their pure maths.
+
+Every wrapper here subclasses ``gym.Wrapper`` (its reward depends on the action) and puts each
+reward term into ``info["reward_terms"]``; the maths live in pure functions next to it.
+"""
+
+from __future__ import annotations
+
+from rewardgym.wrappers.binary_match import BinaryMatchReward, binary_match_reward
+from rewardgym.wrappers.policy_output import PolicyOutput, rationale_char_span
+from rewardgym.wrappers.rouge import rouge_l
+from rewardgym.wrappers.self_certainty import self_certainty, token_self_certainty
+from rewardgym.wrappers.shop_r1 import (
+    RewardTerms,
+    ShopR1Config,
+    ShopR1Reward,
+    action_reward,
+    format_reward,
+    shop_r1_reward,
+    shop_r1_reward_fn,
+)
+
+__all__ = [
+    "BinaryMatchReward",
+    "PolicyOutput",
+    "RewardTerms",
+    "ShopR1Config",
+    "ShopR1Reward",
+    "action_reward",
+    "binary_match_reward",
+    "format_reward",
+    "rationale_char_span",
+    "rouge_l",
+    "self_certainty",
+    "shop_r1_reward",
+    "shop_r1_reward_fn",
+    "token_self_certainty",
+]

@@ -1,0 +1,416 @@
+"""Shop-R1's hybrid reward (arXiv 2507.17842) as pure functions, and the ``ShopR1Reward`` wrapper.
+
+``total = format + rationale + type + attribute + value``, where, for a policy output that
+predicts action ``a`` against the human's action ``h``:
+
+* ``format``: ``format_weight`` (0.5) when the output is one JSON object holding both
+  ``rationale`` and ``action`` (``ParsedOutput.has_format`` of the project's one parser,
+  :func:`rewardgym.envs.shopping.parsing.parse_output`), else 0;
+* ``rationale``: ``alpha * s`` (alpha 0.005) with ``s`` the self-certainty of the rationale's
+  tokens (:mod:`rewardgym.wrappers.self_certainty`); 0 when the policy supplied no
+  log-probabilities (``rationale_missing`` = 1) or the output holds no rationale string;
+* ``type``: ``type_weight`` (0.3) when ``a.type == h.type``; nothing below is paid otherwise;
+* ``attribute`` (the element ``name``): ``click``: ``click_name_bonus`` (0.2) when the
+  predicted name is non-blank, plus ``dars * R(name)``; ``type_and_submit``:
+  ``submit_name_bonus`` (0.1) when non-blank, plus ``submit_name_rouge_weight * R(name)`` (0.1);
+* ``value`` (the typed ``text``): ``type_and_submit`` only: ``submit_text_bonus`` (0.1) when
+  non-blank, plus ``dars * R(text)``; ``terminate`` earns the type term alone.
+
+``R(x) = ROUGE-L(predicted x, human x)`` when that F-measure is ``>= rouge_threshold`` (0.75) and
+0 below it: the raw score, not 1, is what is weighted. The paper has ROUGE-L "count only above
+a threshold"; the issue specifies "when it reaches the threshold", which is the ``>=`` read here
+(the two differ only at exactly 0.75, e.g. 3 of 4 tokens shared by two 4-token names). The
+test allows :data:`THRESHOLD_TOLERANCE` (1e-12) of rounding: a 3-token prediction inside a
+5-token reference has F = 2 * 1 * 0.6 / 1.6 = 0.75 exactly, but 0.7499999999999999 in floats.
+
+The paper's ablations are one config each (:meth:`ShopR1Config.ablation`): ``no-format``
+(``format_weight = 0``), ``no-rationale`` (``alpha = 0``), ``no-dars`` (``dars = 1``: the
+difficulty-aware scaling is removed, so the ROUGE terms it scales, click name and typed text,
+get weight 1, while the 0.1 name-ROUGE weight of ``type_and_submit`` stays as it is), and
+``binary-action`` (``v(a)`` = 1 on an exact match, else 0, booked under ``type`` with
+``attribute = value = 0`` so the sum above always holds). :meth:`ShopR1Config.binary_baseline`
+is the paper's "RL (binary)" reward: the exact-match term alone.
+
+Bounds: every term is ``>= 0`` and ``total <= ShopR1Config.max_reward()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+import gymnasium as gym
+import numpy as np
+
+from rewardgym.envs.shopping.parsing import ParsedOutput, parse_output
+from rewardgym.envs.shopping.schema import ShopAction, actions_match
+from rewardgym.wrappers.policy_output import PolicyOutput, as_policy_output
+from rewardgym.wrappers.rouge import RougeFn, rouge_l
+from rewardgym.wrappers.self_certainty import (
+    CERTAINTY_KINDS,
+    CertaintyKind,
+    LogProbs,
+    max_self_certainty,
+    mean_token_certainty,
+    self_certainty,
+)
+
+THRESHOLD_TOLERANCE = 1e-12
+"""Slack of the ROUGE-L threshold test, so a score equal to it in exact arithmetic counts."""
+
+AblationName = Literal["full", "no-format", "no-rationale", "no-dars", "binary-action"]
+ABLATIONS: tuple[str, ...] = get_args(AblationName)
+
+
+@dataclass(frozen=True)
+class ShopR1Config:
+    """Every constant of Shop-R1's reward; defaults are the paper's (Shop-R1, arXiv 2507.17842).
+
+    The reward is ``format + alpha * s(rationale) + v(a)`` (module docstring). Weights must be
+    finite and ``>= 0``; ``rouge_threshold`` lies in ``[0, 1]``.
+    """
+
+    format_weight: float = 0.5
+    """Paid when the output is one JSON object with ``rationale`` and ``action`` (paper: 0.5)."""
+    alpha: float = 0.005
+    """Weight of the rationale's self-certainty (paper: alpha = 0.005)."""
+    self_certainty_kind: CertaintyKind = "paper"
+    """``paper`` = Eq. 3, mean KL(p||U)/|V|; ``kang`` = mean KL(U||p) (Kang et al. 2502.18581)."""
+    type_weight: float = 0.3
+    """Paid when the predicted action type equals the human's (paper: 0.3)."""
+    click_name_bonus: float = 0.2
+    """``click``: paid when the predicted element name is non-blank (paper: 0.2)."""
+    submit_name_bonus: float = 0.1
+    """``type_and_submit``: paid when the predicted element name is non-blank (paper: 0.1)."""
+    submit_text_bonus: float = 0.1
+    """``type_and_submit``: paid when the predicted text is non-blank (paper: 0.1)."""
+    submit_name_rouge_weight: float = 0.1
+    """``type_and_submit``: weight of the name's thresholded ROUGE-L (paper: 0.1)."""
+    dars: float = 1000.0
+    """Difficulty-aware reward scaling: weight of the click name's and the typed text's ROUGE-L."""
+    rouge_threshold: float = 0.75
+    """A ROUGE-L score counts (at its raw value) only when ``>=`` this (paper: 0.75)."""
+    binary_action: bool = False
+    """Replace the hierarchical v(a) with ``binary_action_weight`` on an exact match, else 0."""
+    binary_action_weight: float = 1.0
+    """The exact-match reward when ``binary_action`` is set (paper's binary baseline: 1)."""
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.type == "float" and not (
+                isinstance(value, int | float) and math.isfinite(value) and value >= 0
+            ):
+                raise ValueError(
+                    f"ShopR1Config.{field.name} must be a finite number >= 0, got {value!r}"
+                )
+        if self.rouge_threshold > 1:
+            raise ValueError(
+                f"ShopR1Config.rouge_threshold must lie in [0, 1], got {self.rouge_threshold!r}"
+            )
+        if self.self_certainty_kind not in CERTAINTY_KINDS:
+            raise ValueError(
+                f"ShopR1Config.self_certainty_kind must be one of {CERTAINTY_KINDS}, "
+                f"got {self.self_certainty_kind!r}"
+            )
+
+    @classmethod
+    def ablation(cls, name: AblationName, base: ShopR1Config | None = None) -> ShopR1Config:
+        """The paper's ablation ``name`` (one of :data:`ABLATIONS`) applied to ``base`` (defaults)."""
+        base = base if base is not None else cls()
+        changes: dict[str, dict[str, Any]] = {
+            "full": {},
+            "no-format": {"format_weight": 0.0},
+            "no-rationale": {"alpha": 0.0},
+            "no-dars": {"dars": 1.0},
+            "binary-action": {"binary_action": True},
+        }
+        if name not in changes:
+            raise ValueError(f"unknown Shop-R1 ablation {name!r}; expected one of {ABLATIONS}")
+        return dataclasses.replace(base, **changes[name])
+
+    @classmethod
+    def binary_baseline(cls) -> ShopR1Config:
+        """The paper's "RL (binary)" reward: 1 for an exact match, nothing for format or rationale."""
+        return cls(format_weight=0.0, alpha=0.0, binary_action=True)
+
+    def max_action_reward(self) -> float:
+        """The largest v(a) this config can pay."""
+        if self.binary_action:
+            return self.binary_action_weight
+        click = self.type_weight + self.click_name_bonus + self.dars
+        submit = (
+            self.type_weight
+            + self.submit_name_bonus
+            + self.submit_text_bonus
+            + self.submit_name_rouge_weight
+            + self.dars
+        )
+        return max(click, submit, self.type_weight)
+
+    def max_reward(self) -> float:
+        """An upper bound of ``total`` under this config, for any output and any vocabulary."""
+        rationale = self.alpha * max_self_certainty(self.self_certainty_kind)
+        return self.format_weight + rationale + self.max_action_reward()
+
+
+DEFAULT_CONFIG = ShopR1Config()
+
+
+@dataclass(frozen=True)
+class RewardTerms:
+    """Every term of one Shop-R1 reward, with ``total == format + rationale + type + attribute + value``."""
+
+    format: float
+    rationale: float
+    type: float
+    attribute: float
+    value: float
+    self_certainty: float
+    """The raw ``s`` before ``alpha``; 0 when it was not computed (no log-probs, no rationale, alpha 0)."""
+    rationale_missing: bool
+    """No log-probabilities (nor per-token certainties) of the rationale were supplied."""
+    has_rationale: bool
+    """The output holds a ``rationale`` string."""
+    type_match: bool
+    exact_match: bool
+
+    @property
+    def action(self) -> float:
+        """v(a), the action reward: ``type + attribute + value``."""
+        return self.type + self.attribute + self.value
+
+    @property
+    def total(self) -> float:
+        """The reward: the five terms summed left to right, in the order they are listed."""
+        return self.format + self.rationale + self.type + self.attribute + self.value
+
+    def to_info(self) -> dict[str, float]:
+        """The terms as ``info["reward_terms"]``: floats only, flags as 0.0 / 1.0."""
+        return {
+            "format": self.format,
+            "rationale": self.rationale,
+            "type": self.type,
+            "attribute": self.attribute,
+            "value": self.value,
+            "action": self.action,
+            "total": self.total,
+            "self_certainty": self.self_certainty,
+            "rationale_missing": float(self.rationale_missing),
+            "has_rationale": float(self.has_rationale),
+            "type_match": float(self.type_match),
+            "exact_match": float(self.exact_match),
+        }
+
+
+def format_reward(parsed: ParsedOutput, config: ShopR1Config = DEFAULT_CONFIG) -> float:
+    """``format_weight`` when the parsed output holds both ``rationale`` and ``action``, else 0."""
+    return config.format_weight if parsed.has_format else 0.0
+
+
+def thresholded_rouge(
+    prediction: str, reference: str, threshold: float, rouge: RougeFn = rouge_l
+) -> float:
+    """ROUGE-L F-measure of ``prediction`` against ``reference`` when ``>= threshold``, else 0."""
+    score = rouge(prediction, reference)
+    return score if score >= threshold - THRESHOLD_TOLERANCE else 0.0
+
+
+def action_reward(
+    pred: ShopAction | None,
+    truth: ShopAction,
+    config: ShopR1Config = DEFAULT_CONFIG,
+    *,
+    rouge: RougeFn = rouge_l,
+) -> dict[str, float]:
+    """v(a) split into ``type``, ``attribute`` (name) and ``value`` (text) terms; see the module docstring."""
+    terms = {"type": 0.0, "attribute": 0.0, "value": 0.0}
+    if config.binary_action:
+        terms["type"] = config.binary_action_weight if actions_match(pred, truth) else 0.0
+        return terms
+    if pred is None or pred.type != truth.type:
+        return terms
+    terms["type"] = config.type_weight
+    threshold = config.rouge_threshold
+    if truth.type == "click":
+        bonus = config.click_name_bonus if pred.name.strip() else 0.0
+        terms["attribute"] = bonus + config.dars * thresholded_rouge(
+            pred.name, truth.name, threshold, rouge
+        )
+    elif truth.type == "type_and_submit":
+        name_bonus = config.submit_name_bonus if pred.name.strip() else 0.0
+        terms["attribute"] = name_bonus + config.submit_name_rouge_weight * thresholded_rouge(
+            pred.name, truth.name, threshold, rouge
+        )
+        text_bonus = config.submit_text_bonus if pred.text.strip() else 0.0
+        terms["value"] = text_bonus + config.dars * thresholded_rouge(
+            pred.text, truth.text, threshold, rouge
+        )
+    return terms
+
+
+def truth_action(truth: ShopAction | Mapping[str, Any]) -> ShopAction:
+    """The human's action from a ``ShopAction`` or a ``{"type", "name", "text"}`` dict (``info["truth"]``)."""
+    if isinstance(truth, ShopAction):
+        return truth
+    if not isinstance(truth, Mapping) or "type" not in truth:
+        raise ValueError(
+            "the human's action must be a ShopAction or a dict with 'type' (and 'name', 'text'), "
+            f"got {truth!r}"
+        )
+    return ShopAction(truth["type"], name=truth.get("name") or "", text=truth.get("text") or "")
+
+
+def shop_r1_reward(
+    output_text: str,
+    truth: ShopAction | Mapping[str, Any],
+    rationale_logprobs: LogProbs | None = None,
+    config: ShopR1Config = DEFAULT_CONFIG,
+    *,
+    rationale_token_certainty: Sequence[float] | np.ndarray | None = None,
+    rouge: RougeFn = rouge_l,
+) -> RewardTerms:
+    """Score one raw policy output against the human's action with Shop-R1's hybrid reward."""
+    human = truth_action(truth)
+    parsed = parse_output(output_text)
+    has_rationale = parsed.rationale is not None
+    missing = rationale_logprobs is None and rationale_token_certainty is None
+    certainty = 0.0
+    if not missing and has_rationale and config.alpha > 0:
+        if rationale_logprobs is not None:
+            certainty = self_certainty(rationale_logprobs, config.self_certainty_kind)
+        elif rationale_token_certainty is not None:
+            certainty = mean_token_certainty(rationale_token_certainty)
+    action = action_reward(parsed.action, human, config, rouge=rouge)
+    return RewardTerms(
+        format=format_reward(parsed, config),
+        rationale=config.alpha * certainty,
+        type=action["type"],
+        attribute=action["attribute"],
+        value=action["value"],
+        self_certainty=certainty,
+        rationale_missing=missing,
+        has_rationale=has_rationale,
+        type_match=parsed.action is not None and parsed.action.type == human.type,
+        exact_match=actions_match(parsed.action, human),
+    )
+
+
+def _completion_text(completion: Any) -> str:
+    # TRL passes plain strings, or for conversational data a list of message dicts.
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+        content = completion[-1].get("content")
+        return content if isinstance(content, str) else ""
+    return ""
+
+
+def shop_r1_reward_fn(
+    completions: Sequence[Any],
+    truth: Sequence[ShopAction | Mapping[str, Any]],
+    *,
+    rationale_logprobs: Sequence[LogProbs | None] | None = None,
+    rationale_token_certainty: Sequence[Sequence[float] | np.ndarray | None] | None = None,
+    config: ShopR1Config = DEFAULT_CONFIG,
+    rouge: RougeFn = rouge_l,
+    **kwargs: Any,
+) -> list[float]:
+    """TRL-style reward function: one Shop-R1 total per completion, ``truth`` being a dataset column.
+
+    Other keyword arguments (TRL passes every dataset column and its trainer state) are ignored.
+    """
+    n = len(completions)
+    if len(truth) != n:
+        raise ValueError(f"got {n} completions but {len(truth)} truth actions")
+    logprobs = rationale_logprobs if rationale_logprobs is not None else [None] * n
+    certainty = rationale_token_certainty if rationale_token_certainty is not None else [None] * n
+    return [
+        shop_r1_reward(
+            _completion_text(c), t, lp, config, rationale_token_certainty=tc, rouge=rouge
+        ).total
+        for c, t, lp, tc in zip(completions, truth, logprobs, certainty, strict=True)
+    ]
+
+
+class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
+    """Replace a shopping env's reward with Shop-R1's hybrid reward, every term in ``info["reward_terms"]``.
+
+    ``step`` takes the policy's text or a :class:`~rewardgym.wrappers.PolicyOutput` carrying the
+    rationale's log-probabilities; the inner env receives the text alone and must put the human's
+    action into ``info["truth"]``. Without log-probabilities the rationale term is 0 and
+    ``info["reward_terms"]["rationale_missing"]`` is 1.0.
+
+    Example:
+        >>> import gymnasium as gym
+        >>> import rewardgym
+        >>> from rewardgym.wrappers import ShopR1Reward
+        >>> env = ShopR1Reward(gym.make("rewardgym/ShopSession-v0"))
+        >>> obs, info = env.reset(seed=0)
+        >>> _, reward, *_, info = env.step('{"rationale": "I am done.", "action": {"type": "terminate"}}')
+        >>> sorted(info["reward_terms"])[:6]
+        ['action', 'attribute', 'exact_match', 'format', 'has_rationale', 'rationale']
+        >>> reward == info["reward_terms"]["total"] and info["reward_terms"]["format"] == 0.5
+        True
+    """
+
+    def __init__(
+        self,
+        env: gym.Env[Any, str],
+        config: ShopR1Config = DEFAULT_CONFIG,
+        *,
+        rouge: RougeFn = rouge_l,
+    ) -> None:
+        super().__init__(env)
+        self.config = config
+        self._rouge = rouge
+
+    def step(self, action: str | PolicyOutput) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Step the inner env with the text, then score it against ``info["truth"]``."""
+        output = as_policy_output(action)
+        obs, _, terminated, truncated, info = self.env.step(output.text)
+        terms = shop_r1_reward(
+            output.text,
+            truth_from_info(info),
+            output.rationale_logprobs,
+            self.config,
+            rationale_token_certainty=output.rationale_token_certainty,
+            rouge=self._rouge,
+        )
+        info["reward_terms"] = terms.to_info()
+        return obs, terms.total, terminated, truncated, info
+
+
+def truth_from_info(info: Mapping[str, Any]) -> ShopAction:
+    """The human's action from a step's ``info["truth"]``, with a clear error when the env omits it."""
+    if "truth" not in info:
+        raise KeyError(
+            "a Shop-R1 reward wrapper needs the human's action in info['truth'] "
+            "({'type', 'name', 'text'}), as rewardgym/ShopSession-v0 returns it; "
+            f"the inner env's info has keys {sorted(info)}"
+        )
+    return truth_action(info["truth"])
+
+
+__all__ = [
+    "ABLATIONS",
+    "DEFAULT_CONFIG",
+    "THRESHOLD_TOLERANCE",
+    "AblationName",
+    "PolicyOutput",
+    "RewardTerms",
+    "ShopR1Config",
+    "ShopR1Reward",
+    "action_reward",
+    "format_reward",
+    "rouge_l",
+    "self_certainty",
+    "shop_r1_reward",
+    "shop_r1_reward_fn",
+    "thresholded_rouge",
+    "truth_action",
+    "truth_from_info",
+]
