@@ -16,6 +16,12 @@ app.add_typer(bench_app, name="bench")
 from rewardgym.envs.shopping.commands import data_shop  # noqa: E402
 
 data_app.command("shop")(data_shop)
+from rewardgym.envs.trajectories.commands import collect  # noqa: E402
+
+data_app.command("collect")(collect)
+from rewardgym.wrappers.coren.commands import label_coren  # noqa: E402
+
+label_app.command("coren")(label_coren)
 
 
 @app.command()

@@ -26,7 +26,7 @@ def test_every_family_is_registered() -> None:
 
 
 def _rollout(env: gym.Env, seed: int) -> list:
-    obs, info = env.reset(seed=seed)
+    obs, _ = env.reset(seed=seed)
     env.action_space.seed(seed)
     trace = [obs]
     for _ in range(ROLLOUT_STEPS):

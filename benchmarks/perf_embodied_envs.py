@@ -1,0 +1,125 @@
+"""Household vs BabyAI step throughput, and the time to collect COREN's 8,000 trajectories.
+
+Run ``python -m rewardgym.benchmarks.perf_embodied_envs`` (``--help`` lists the options). It
+prints steps/s of ``rewardgym/Household-v0`` beside minigrid's ``BabyAI-GoToLocal-v0`` and
+our text version of it, their ratio (target: Household at least 5x faster per step), and
+the seconds taken to collect (and save) the default 8,000 Household trajectories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import io
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+
+@dataclass(frozen=True)
+class Args:
+    """Benchmark budget; every field is a command-line option of the same name."""
+
+    household_steps: int = field(
+        default=100_000, metadata={"help": "random-action steps timed on Household"}
+    )
+    babyai_steps: int = field(
+        default=10_000, metadata={"help": "random-action steps timed on each BabyAI env"}
+    )
+    collect_episodes: int = field(
+        default=8000, metadata={"help": "trajectories to collect (COREN's Household set: ~8000)"}
+    )
+    save: bool = field(
+        default=True, metadata={"help": "also time writing the data set (Arrow + Minari)"}
+    )
+    seed: int = field(default=0, metadata={"help": "seed of envs, actions and collection"})
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Build ``Args`` from the command line, with each field's help text."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for f in dataclasses.fields(Args):
+        flag = f"--{f.name.replace('_', '-')}"
+        if f.type in ("bool", bool):
+            parser.add_argument(
+                flag,
+                action=argparse.BooleanOptionalAction,
+                default=f.default,
+                help=f.metadata["help"],
+            )
+        else:
+            parser.add_argument(flag, type=int, default=f.default, help=f.metadata["help"])
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def steps_per_second(env_id: str, steps: int, seed: int) -> float:
+    """Random-action steps per second of ``gym.make(env_id)``, resets included."""
+    env = gym.make(env_id)
+    env.action_space.seed(seed)
+    # minigrid prints rejected level samples on reset; keep the output readable.
+    with contextlib.redirect_stdout(io.StringIO()):
+        env.reset(seed=seed)
+        start = time.perf_counter()
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+            if terminated or truncated:
+                env.reset()
+        elapsed = time.perf_counter() - start
+    env.close()
+    return steps / elapsed
+
+
+def run(args: Args) -> dict[str, Any]:
+    """Time every env and the collection; print and return the figures."""
+    import minigrid  # noqa: F401  (registers BabyAI-GoToLocal-v0)
+
+    import rewardgym  # noqa: F401  (registers the rewardgym ids)
+    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+
+    household = steps_per_second("rewardgym/Household-v0", args.household_steps, args.seed)
+    babyai = steps_per_second("BabyAI-GoToLocal-v0", args.babyai_steps, args.seed)
+    babyai_text = steps_per_second(
+        "rewardgym/BabyAI-GoToLocal-Text-v0", args.babyai_steps, args.seed
+    )
+    print(f"{'env':38s} {'steps/s':>10s}")
+    print(f"{'rewardgym/Household-v0':38s} {household:10,.0f}")
+    print(f"{'BabyAI-GoToLocal-v0 (minigrid)':38s} {babyai:10,.0f}")
+    print(f"{'rewardgym/BabyAI-GoToLocal-Text-v0':38s} {babyai_text:10,.0f}")
+    print(
+        f"Household / BabyAI-GoToLocal: {household / babyai:.1f}x "
+        f"(text version: {household / babyai_text:.1f}x; target >= 5x)"
+    )
+
+    start = time.perf_counter()
+    data = collect_dataset(CollectConfig(episodes=args.collect_episodes, seed=args.seed))
+    collect_s = time.perf_counter() - start
+    print(
+        f"collect {len(data):,} Household trajectories ({data.n_steps:,} steps): "
+        f"{collect_s:.1f} s; success rate of the perturbed data {data.success_rate:.3f}"
+    )
+    save_s = float("nan")
+    if args.save:
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            data.save(f"{tmp}/household", minari=True)
+            save_s = time.perf_counter() - start
+        print(f"save as Arrow + Minari: {save_s:.1f} s (collect + save {collect_s + save_s:.1f} s)")
+    return {
+        "household_steps_per_s": household,
+        "babyai_steps_per_s": babyai,
+        "babyai_text_steps_per_s": babyai_text,
+        "ratio": household / babyai,
+        "ratio_text": household / babyai_text,
+        "collect_s": collect_s,
+        "save_s": save_s,
+        "success_rate": data.success_rate,
+        "episodes": len(data),
+    }
+
+
+if __name__ == "__main__":
+    run(parse_args())

@@ -1,0 +1,164 @@
+"""BabyAI levels with a text observation, keeping minigrid's own environment and dynamics."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any, SupportsFloat, cast
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from rewardgym.envs.babyai.describe import describe
+
+TEXT_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n.,;:'!?-()"
+TEXT_MAX_LENGTH = 2048
+ACTION_NAMES: tuple[str, ...] = ("left", "right", "forward", "pickup", "drop", "toggle", "done")
+
+
+class BabyAITextEnv(gym.Env[dict[str, Any], int]):
+    """A BabyAI level from minigrid whose observation adds an English description of the view.
+
+    ## Description
+    The level itself (grid, objects, mission, dynamics, reward and episode limit) is
+    minigrid's ``BabyAI-<level>-v0``; this class only adds text, so results stay comparable
+    with BabyAI. ``expert_action()`` asks minigrid's ``BabyAIBot`` for the next action and
+    copes with actions that were not its own (for perturbed data collection).
+
+    ## Observation
+    A ``Dict``: ``text`` (the mission, the heading, each visible object with its colour and
+    its offset in steps forward and left/right, the wall ahead, what is carried),
+    ``image`` (minigrid's 7x7x3 egocentric encoding) and ``direction`` (0 east .. 3 north).
+
+    ## Action
+    minigrid's ``Discrete(7)``: left, right, forward, pickup, drop, toggle, done
+    (``action_names``).
+
+    ## Reward
+    minigrid's: ``1 - 0.9 * steps / max_steps`` on success, otherwise 0.
+
+    ## Termination
+    Terminates when the mission is accomplished (or failed, for levels that can fail);
+    truncates at the level's ``max_steps``.
+
+    ## Registered ids
+    ``rewardgym/BabyAI-GoToLocal-Text-v0``, ``rewardgym/BabyAI-PickupLoc-Text-v0`` and
+    ``rewardgym/BabyAI-PutNextLocal-Text-v0`` (keyword ``level``).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's convention)
+
+    def __init__(self, level: str = "GoToLocal", render_mode: str | None = None) -> None:
+        """Wrap minigrid's ``BabyAI-<level>-v0``, for example ``level="GoToLocal"``."""
+        env_id = f"BabyAI-{level}-v0"
+        import minigrid  # noqa: F401  (registers the BabyAI ids)
+
+        if env_id not in gym.registry:
+            raise ValueError(
+                f"unknown BabyAI level {level!r}: {env_id} is not registered by minigrid"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self.level = level
+        self.render_mode = render_mode
+        self.minigrid: Any = gym.make(env_id, disable_env_checker=True).unwrapped
+        image_space = cast(spaces.Dict, self.minigrid.observation_space)["image"]
+        self.observation_space = spaces.Dict(
+            {
+                "text": spaces.Text(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
+                "image": image_space,
+                "direction": spaces.Discrete(4),
+            }
+        )
+        self.action_space = spaces.Discrete(len(ACTION_NAMES))  # type: ignore[assignment]
+        self._bot: Any = None
+        self._last_action: int | None = None
+        self._suggestion: tuple[int, int | None] | None = None
+        self._steps = 0
+        self._obs: dict[str, Any] = {}
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """The name of every action, indexed by action id."""
+        return ACTION_NAMES
+
+    @property
+    def mission(self) -> str:
+        """The current episode's instruction."""
+        return str(self.minigrid.mission)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new level instance; ``seed`` seeds minigrid's own generator."""
+        super().reset(seed=seed)
+        # minigrid prints every rejected level sample to stdout; keep the console quiet.
+        with contextlib.redirect_stdout(io.StringIO()):
+            raw, info = self.minigrid.reset(seed=seed, options=options)
+        self._bot, self._last_action, self._suggestion, self._steps = None, None, None, 0
+        info = dict(info)
+        info.update(action_names=ACTION_NAMES, instruction=self.mission, success=False)
+        return self._observe(raw), info
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step minigrid's level and describe the new view."""
+        act = int(action)
+        if not 0 <= act < len(ACTION_NAMES):
+            raise ValueError(f"action {action!r} is out of range: use 0..{len(ACTION_NAMES) - 1}")
+        raw, reward, terminated, truncated, info = self.minigrid.step(act)
+        self._last_action = act
+        self._steps += 1
+        info = dict(info)
+        info.update(action_name=ACTION_NAMES[act], success=bool(terminated and float(reward) > 0))
+        return self._observe(raw), float(reward), terminated, truncated, info
+
+    def _observe(self, raw: dict[str, Any]) -> dict[str, Any]:
+        carrying = self.minigrid.carrying
+        held = f"{carrying.color} {carrying.type}" if carrying is not None else None
+        text = describe(raw["image"], int(raw["direction"]), self.mission, held)
+        self._obs = {
+            "text": text,
+            "image": np.asarray(raw["image"], dtype=np.uint8),
+            "direction": int(raw["direction"]),
+        }
+        return self._obs
+
+    def expert_action(self) -> int | None:
+        """``BabyAIBot``'s next action from the current state (call at most once per step)."""
+        if self._suggestion is not None and self._suggestion[0] == self._steps:
+            return self._suggestion[1]
+        from minigrid.utils.baby_ai_bot import BabyAIBot, DisappearedBoxError
+
+        try:
+            if self._bot is None:
+                self._bot = BabyAIBot(self.minigrid)
+                action = self._bot.replan()
+            else:
+                action = self._bot.replan(self._last_action)
+        except DisappearedBoxError:
+            action = None  # an opened box may have destroyed the mission's object
+        except (AssertionError, TypeError, ValueError, IndexError):
+            # The bot keeps a plan stack that an off-policy action can corrupt; a fresh bot
+            # re-reads the current view and replans from it.
+            try:
+                self._bot = BabyAIBot(self.minigrid)
+                action = self._bot.replan()
+            except (AssertionError, TypeError, ValueError, IndexError):
+                action = None
+        result = None if action is None else int(action)
+        self._suggestion = (self._steps, result)
+        return result
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The current text observation when ``render_mode="ansi"``, else nothing."""
+        if self.render_mode == "ansi":
+            return str(self._obs.get("text", ""))
+        return None
+
+    def close(self) -> None:
+        """Close minigrid's environment."""
+        self.minigrid.close()
+
+
+__all__ = ["ACTION_NAMES", "BabyAITextEnv"]

@@ -1,0 +1,260 @@
+"""``rewardgym/Household-v0``: a fast text household simulator in the spirit of VirtualHome."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from rewardgym.envs.household.actions import (
+    ACTION_NAMES,
+    N_ACTIONS,
+    apply_action,
+    executable_actions,
+)
+from rewardgym.envs.household.expert import plan
+from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
+from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
+from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
+from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, ROOMS, World
+
+# The text lists at most this many completed actions, so it stays inside the Text space.
+_TEXT_HISTORY = 40
+
+
+def _room_id(room: int | str) -> int:
+    if isinstance(room, str):
+        if room in ROOMS:
+            return ROOMS.index(room)
+        raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
+    if not 0 <= int(room) < N_ROOMS:
+        raise ValueError(f"room id {room} is out of range: use 0..{N_ROOMS - 1}")
+    return int(room)
+
+
+class HouseholdEnv(gym.Env[dict[str, Any], int]):
+    """A four-room house where an agent follows a natural-language instruction (COREN's setting).
+
+    ## Description
+    A pure-Python stand-in for VirtualHome as used by COREN (arXiv 2411.17135): a kitchen,
+    a living room, a bedroom and a bathroom with 21 objects that can be open or closed,
+    switched on, held, or placed in or on other objects. Each episode draws one of 25 tasks
+    (a set of goal predicates) and one of its instructions, and starts the agent
+    empty-handed in a random room. ``layout="shifted"`` moves the key objects to other
+    rooms or containers (the cross-domain test); ``instructions`` picks the training split or
+    one of the two held-out splits ("fine-grained", "abstract"). ``expert_action()`` gives
+    the privileged expert's next action from any state.
+
+    ## Observation
+    A ``Dict``: ``text`` (the instruction, the room, what stands near, the visible objects
+    with their states, the held object and the completed actions) and the same facts as
+    arrays: multi-hot ``visible``, ``held``, ``open``, ``switched_on`` over the 21 objects,
+    multi-hot ``completed`` over the 58 actions, ``room``, ``near`` and ``sitting`` (object
+    id + 1, 0 for none), and the ``task`` and ``instruction`` ids. Objects shut inside a
+    closed container or in another room are not visible.
+
+    ## Action
+    ``Discrete(58)``: walk to one of 4 rooms, find one of 21 objects, grab (8), open (5),
+    close (5), sit on (3), put on a surface (3), put in a container (5), switch on (4).
+    ``action_names`` (also ``info["action_names"]`` after ``reset``) names every action.
+    An action that breaks a rule (not next to the object, hands full, container closed,
+    ...) leaves the world unchanged and sets ``info["executable"] = False`` and
+    ``info["reason"]``.
+
+    ## Reward
+    Sparse: 1.0 on the step the goal is reached, otherwise 0.0. ``info["success"]`` and
+    ``info["cgc"]`` (share of goal predicates holding) are given at every step.
+
+    ## Termination
+    Terminates when every goal predicate holds; truncates after ``max_steps`` steps.
+
+    ## Registered ids
+    ``rewardgym/Household-v0``, with keyword arguments ``layout`` ("default" | "shifted"),
+    ``instructions`` ("train" | "fine-grained" | "abstract"), ``max_steps`` (20, twice the expert's longest plan) and
+    ``tasks`` (a subset of task ids or names; all 25 by default).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's convention)
+
+    def __init__(
+        self,
+        layout: str = "default",
+        instructions: str = "train",
+        max_steps: int = 20,
+        tasks: list[int | str] | tuple[int | str, ...] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        """Build the env; see the class docstring for what each argument selects."""
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}: use one of {LAYOUTS}")
+        if instructions not in INSTRUCTION_KINDS:
+            raise ValueError(
+                f"unknown instruction split {instructions!r}: use one of {INSTRUCTION_KINDS}"
+            )
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self.layout = layout
+        self.instruction_split = instructions
+        self.max_steps = max_steps
+        self.task_ids: tuple[int, ...] = (
+            tuple(range(N_TASKS)) if tasks is None else tuple(task_id(t) for t in tasks)
+        )
+        if not self.task_ids:
+            raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
+        self.world = World(layout)
+        self._initial_world = self.world.copy()
+        self.task: Task = TASKS[self.task_ids[0]]
+        self.instruction: Instruction = instructions_for(self.task.id, instructions)[0]
+        self.steps = 0
+        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._history: list[str] = []
+        self._plan: list[int] | None = None
+        self._plan_pos = 0
+        self._reference_plan: list[int] | None = None
+        self._obs: dict[str, Any] = {}
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """The name of every action, indexed by action id."""
+        return ACTION_NAMES
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode; ``options`` may fix ``task``, ``instruction`` and the start ``room``.
+
+        ``task`` is an id or a name, ``instruction`` an index into the task's instructions of
+        this env's split, ``room`` a room id or name; whatever is not fixed is drawn from the
+        seeded generator.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        if "task" in options:
+            chosen = task_id(options["task"])
+        else:
+            chosen = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        self.task = TASKS[chosen]
+        split = instructions_for(chosen, self.instruction_split)
+        if "instruction" in options:
+            index = int(options["instruction"])
+            if not 0 <= index < len(split):
+                raise ValueError(
+                    f"options['instruction']={index} is out of range: task {chosen} has "
+                    f"{len(split)} {self.instruction_split!r} instructions"
+                )
+        else:
+            index = int(self.np_random.integers(len(split)))
+        self.instruction = split[index]
+        room = int(self.np_random.integers(N_ROOMS))
+        if "room" in options:
+            room = _room_id(options["room"])
+        self.world = World(self.layout, start_room=room)
+        self._initial_world = self.world.copy()
+        self.steps = 0
+        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._history = []
+        self._plan, self._plan_pos = None, 0
+        self._reference_plan = None
+        obs = self._observe()
+        flags = self.task.goal_flags(self.world)
+        info = {
+            "action_names": ACTION_NAMES,
+            "task_id": self.task.id,
+            "task_name": self.task.name,
+            "goal": tuple(str(p) for p in self.task.goal),
+            "instruction": self.instruction.text,
+            "instruction_kind": self.instruction.kind,
+            "success": all(flags),
+            "cgc": sum(flags) / len(flags),
+        }
+        return obs, info
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Apply one action; an impossible one changes nothing and says why in ``info``."""
+        act = int(action)
+        if not 0 <= act < N_ACTIONS:
+            raise ValueError(f"action {action!r} is out of range: use 0..{N_ACTIONS - 1}")
+        reason = apply_action(self.world, act)
+        if not reason:
+            self._completed[act] = 1
+            self._history.append(ACTION_NAMES[act])
+        self._advance_plan(act, executed=not reason)
+        self.steps += 1
+        goal = self.task.goal
+        satisfied = sum(p.holds(self.world) for p in goal)
+        success = satisfied == len(goal)
+        info = {
+            "executable": not reason,
+            "reason": reason,
+            "action_name": ACTION_NAMES[act],
+            "success": success,
+            "cgc": satisfied / len(goal),
+        }
+        truncated = not success and self.steps >= self.max_steps
+        return self._observe(), 1.0 if success else 0.0, success, truncated, info
+
+    def _observe(self) -> dict[str, Any]:
+        world = self.world
+        visible = world.visible_objects()
+        completed = ", ".join(self._history[-_TEXT_HISTORY:])
+        obs: dict[str, Any] = structured_fields(world, visible)
+        obs["text"] = render_text(world, visible, self.instruction.text, completed)
+        obs["completed"] = self._completed.copy()
+        obs["task"] = self.task.id
+        obs["instruction"] = self.instruction.id
+        self._obs = obs
+        return obs
+
+    def _advance_plan(self, action: int, executed: bool) -> None:
+        plan_ = self._plan
+        pos = self._plan_pos
+        if plan_ is not None and executed and pos < len(plan_) and plan_[pos] == action:
+            self._plan_pos += 1
+            return
+        if plan_ is not None and not executed:
+            return  # a failed action changes nothing, so the plan still stands
+        self._plan = None
+
+    def expert_plan(self) -> list[int] | None:
+        """The expert's remaining action ids from the current state, or ``None`` if stuck."""
+        if self._plan is None:
+            self._plan, self._plan_pos = plan(self.world, self.task), 0
+            if self._plan is None:
+                return None
+        return self._plan[self._plan_pos :]
+
+    def expert_action(self) -> int | None:
+        """The expert's next action id, or ``None`` if the goal holds or can no longer be reached."""
+        remaining = self.expert_plan()
+        return remaining[0] if remaining else None
+
+    @property
+    def reference_plan(self) -> list[int]:
+        """The expert's plan from this episode's initial state, the reference of the Plan metric."""
+        if self._reference_plan is None:
+            self._reference_plan = plan(self._initial_world, self.task) or []
+        return list(self._reference_plan)
+
+    def executable_actions(self) -> list[int]:
+        """The ids of the actions the simulator would execute from the current state."""
+        return executable_actions(self.world)
+
+    def goal_flags(self) -> list[bool]:
+        """Which goal predicates of the current task hold now, in goal order."""
+        return self.task.goal_flags(self.world)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The current text observation when ``render_mode="ansi"``, else nothing."""
+        if self.render_mode == "ansi":
+            return str(self._obs.get("text", ""))
+        return None
+
+
+__all__ = ["HouseholdEnv"]

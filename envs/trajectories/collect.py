@@ -1,0 +1,148 @@
+"""COREN-style offline data: expert rollouts with random actions injected, success flag only."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from rewardgym.envs.trajectories.config import CollectConfig
+from rewardgym.envs.trajectories.dataset import TrajectoryDataset, schema_from_space
+from rewardgym.envs.trajectories.episode import Episode
+
+
+def episode_seeds(seed: int, episodes: int) -> list[int]:
+    """Independent per-episode seeds derived from one ``seed``."""
+    state = np.random.SeedSequence(seed).generate_state(episodes, dtype=np.uint32)
+    return [int(s) for s in state]
+
+
+def collect_episode(
+    env: gym.Env[Any, Any],
+    episode_id: int,
+    seed: int,
+    noise: float,
+    random_actions: str = "executable",
+    options: dict[str, Any] | None = None,
+) -> Episode:
+    """Roll out the env's expert once from ``reset(seed=seed)``, perturbed with rate ``noise``."""
+    base = env.unwrapped
+    expert: Callable[[], int | None] | None = getattr(base, "expert_action", None)
+    if expert is None:
+        raise TypeError(
+            f"{type(base).__name__} has no expert_action() method, so it cannot be collected; "
+            "use rewardgym/Household-v0 or a rewardgym/BabyAI-*-Text-v0 id"
+        )
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed, options=options)
+    observations: list[dict[str, Any]] = [obs]
+    actions: list[int] = []
+    executable: list[bool] = []
+    from_expert: list[bool] = []
+    successes: list[bool] = []
+    terminated = truncated = False
+    while not (terminated or truncated):
+        suggested = expert()
+        perturb = suggested is None or (len(actions) > 0 and rng.random() < noise)
+        if suggested is None or perturb:
+            action = _random_action(env, rng, random_actions)
+        else:
+            action = int(suggested)
+        obs, _, terminated, truncated, step_info = env.step(action)
+        observations.append(obs)
+        actions.append(int(action))
+        executable.append(bool(step_info.get("executable", True)))
+        from_expert.append(not perturb)
+        successes.append(bool(step_info.get("success", False)))
+    success = successes[-1]
+    n = len(actions)
+    rewards = np.zeros(n, dtype=np.float32)
+    rewards[-1] = 1.0 if success else 0.0  # only the success flag is recorded
+    return Episode(
+        episode_id=episode_id,
+        seed=seed,
+        instruction=str(info.get("instruction", getattr(base, "mission", ""))),
+        observations=_stack(observations),
+        actions=np.asarray(actions, dtype=np.int64),
+        rewards=rewards,
+        terminations=np.asarray([False] * (n - 1) + [bool(terminated)]),
+        truncations=np.asarray([False] * (n - 1) + [bool(truncated and not terminated)]),
+        executable=np.asarray(executable, dtype=bool),
+        expert=np.asarray(from_expert, dtype=bool),
+        success=success,
+        task_id=int(info.get("task_id", -1)),
+        task_name=str(info.get("task_name", "")),
+        instruction_kind=str(info.get("instruction_kind", "train")),
+        layout=str(getattr(base, "layout", "")),
+        final_cgc=float(step_info.get("cgc", float(success))),
+        extras={"perturbations": int(n - sum(from_expert))},
+    )
+
+
+def _random_action(env: gym.Env[Any, Any], rng: np.random.Generator, mode: str) -> int:
+    lister = getattr(env.unwrapped, "executable_actions", None)
+    if mode == "mixed":
+        mode = "executable" if rng.random() < 0.5 else "uniform"
+    if mode == "executable" and lister is not None:
+        choices = lister()
+        if choices:
+            return int(choices[rng.integers(len(choices))])
+    return int(rng.integers(env.action_space.n))  # type: ignore[attr-defined]
+
+
+def _stack(observations: list[dict[str, Any]]) -> dict[str, Any]:
+    columns: dict[str, Any] = {}
+    for key, first in observations[0].items():
+        values = [obs[key] for obs in observations]
+        columns[key] = (
+            values if isinstance(first, str) else np.stack([np.asarray(v) for v in values])
+        )
+    return columns
+
+
+def collect_dataset(
+    config: CollectConfig | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> TrajectoryDataset:
+    """Collect ``config.episodes`` perturbed-expert trajectories into a ``TrajectoryDataset``.
+
+    Tasks are dealt round-robin (when the env has ``task_ids``) so that every task gets the
+    same share; ``progress`` is called with the number of episodes finished so far.
+    """
+    config = config or CollectConfig()
+    env = gym.make(config.env, **config.env_kwargs)
+    base = env.unwrapped
+    task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
+    start = time.perf_counter()
+    episodes = []
+    for i, seed in enumerate(episode_seeds(config.seed, config.episodes)):
+        options = {"task": task_ids[i % len(task_ids)]} if task_ids else None
+        episodes.append(collect_episode(env, i, seed, config.noise, config.random_actions, options))
+        if progress is not None:
+            progress(i + 1)
+    elapsed = time.perf_counter() - start
+    action_names = getattr(base, "action_names", None) or tuple(
+        str(a)
+        for a in range(env.action_space.n)  # type: ignore[attr-defined]
+    )
+    info = {
+        "collect_config": asdict(config),
+        "collect_seconds": round(elapsed, 3),
+        "reward_source": "success flag",
+    }
+    env.close()
+    return TrajectoryDataset(
+        episodes,
+        config.env,
+        config.env_kwargs,
+        action_names,
+        schema_from_space(env.observation_space),
+        info,
+    )
+
+
+__all__ = ["collect_dataset", "collect_episode", "episode_seeds"]

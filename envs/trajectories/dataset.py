@@ -1,0 +1,364 @@
+"""A data set of logged trajectories, stored as Arrow (our loader) and as a Minari data set.
+
+A saved data set is one directory::
+
+    DIR/rewardgym_dataset.json   what env made it, its action names, the observation schema
+    DIR/episodes.arrow           one row per episode (instruction, task, success, ...)
+    DIR/steps.arrow              T + 1 rows per episode: observation t, then action t,
+                                 reward t, flags t (the last row holds the final observation,
+                                 with action -1)
+    DIR/data/                    the same episodes in Minari's Arrow layout
+
+``TrajectoryDataset.from_dir(DIR)`` reads the Arrow files back; ``load_minari(DIR)`` (or
+``minari.load_dataset`` with ``MINARI_DATASETS_PATH`` set to the parent of ``DIR``) reads
+the Minari copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
+import numpy as np
+import pyarrow as pa
+
+from rewardgym.envs.trajectories.episode import Episode
+
+if TYPE_CHECKING:
+    import minari
+    from d3rlpy.dataset import MDPDataset
+
+    from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+
+FORMAT_VERSION = 1
+METADATA_FILE = "rewardgym_dataset.json"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one observation field is stored: ``"text"`` or an ``"array"`` of a dtype and shape."""
+
+    kind: str
+    dtype: str = "str"
+    shape: tuple[int, ...] = ()
+
+    @classmethod
+    def from_space(cls, name: str, space: gym.Space[Any]) -> FieldSpec:
+        """The storage spec of observation field ``name`` with space ``space``."""
+        if isinstance(space, gym.spaces.Text):
+            return cls("text")
+        if isinstance(space, gym.spaces.Discrete):
+            return cls("array", "int64", ())
+        if isinstance(space, gym.spaces.Box | gym.spaces.MultiBinary | gym.spaces.MultiDiscrete):
+            return cls("array", str(space.dtype), tuple(int(n) for n in space.shape))
+        raise TypeError(
+            f"observation field {name!r} has space {space}, which trajectory data sets cannot "
+            "store; use Text, Discrete, Box, MultiBinary or MultiDiscrete fields"
+        )
+
+
+def schema_from_space(space: gym.Space[Any]) -> dict[str, FieldSpec]:
+    """The per-field storage schema of a ``Dict`` observation space."""
+    if not isinstance(space, gym.spaces.Dict):
+        raise TypeError(f"trajectory data sets need a Dict observation space, got {space}")
+    return {name: FieldSpec.from_space(name, sub) for name, sub in space.spaces.items()}
+
+
+class TrajectoryDataset:
+    """Logged episodes of one environment plus what is needed to rebuild and re-encode them.
+
+    Example:
+        >>> from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+        >>> data = collect_dataset(CollectConfig(episodes=5, seed=0))
+        >>> len(data), data.action_names[0]
+        (5, 'walk to kitchen')
+    """
+
+    def __init__(
+        self,
+        episodes: Sequence[Episode],
+        env_id: str,
+        env_kwargs: dict[str, Any],
+        action_names: Sequence[str],
+        schema: dict[str, FieldSpec],
+        info: dict[str, Any] | None = None,
+    ) -> None:
+        """Hold ``episodes`` of env ``env_id`` (made with ``env_kwargs``), described by ``schema``."""
+        self.episodes: list[Episode] = list(episodes)
+        self.env_id = env_id
+        self.env_kwargs = dict(env_kwargs)
+        self.action_names: tuple[str, ...] = tuple(action_names)
+        self.schema = dict(schema)
+        self.info: dict[str, Any] = dict(info or {})
+
+    def __len__(self) -> int:
+        """The number of episodes."""
+        return len(self.episodes)
+
+    def __iter__(self) -> Iterator[Episode]:
+        """Iterate over the episodes in order."""
+        return iter(self.episodes)
+
+    def __getitem__(self, index: int) -> Episode:
+        """Episode number ``index``."""
+        return self.episodes[index]
+
+    @property
+    def n_steps(self) -> int:
+        """The number of transitions over all episodes."""
+        return sum(len(ep) for ep in self.episodes)
+
+    @property
+    def success_rate(self) -> float:
+        """The share of episodes whose success flag is set."""
+        return float(np.mean([ep.success for ep in self.episodes])) if self.episodes else 0.0
+
+    def make_env(self, **overrides: Any) -> gym.Env[Any, Any]:
+        """A fresh instance of the env the data came from (``overrides`` change its kwargs)."""
+        return gym.make(self.env_id, **{**self.env_kwargs, **overrides})
+
+    def select(self, keep: Callable[[Episode], bool]) -> TrajectoryDataset:
+        """A data set of the episodes for which ``keep`` is true (shared, not copied)."""
+        kept = [ep for ep in self.episodes if keep(ep)]
+        return TrajectoryDataset(
+            kept, self.env_id, self.env_kwargs, self.action_names, self.schema, self.info
+        )
+
+    def with_rewards(
+        self, rewards: Sequence[np.ndarray | Sequence[float]], source: str = "relabelled"
+    ) -> TrajectoryDataset:
+        """A new data set with per-step ``rewards`` (one array per episode); this one is untouched."""
+        if len(rewards) != len(self.episodes):
+            raise ValueError(
+                f"got rewards for {len(rewards)} episodes but the data set has "
+                f"{len(self.episodes)}; pass one reward array per episode, in order"
+            )
+        episodes = [
+            ep.with_rewards(np.asarray(r)) for ep, r in zip(self.episodes, rewards, strict=True)
+        ]
+        info = {**self.info, "reward_source": source}
+        return TrajectoryDataset(
+            episodes, self.env_id, self.env_kwargs, self.action_names, self.schema, info
+        )
+
+    # ------------------------------------------------------------------ Arrow storage
+    def save(self, path: str | Path, *, minari: bool = True, overwrite: bool = False) -> Path:
+        """Write the data set to directory ``path`` (Arrow, plus Minari's layout if ``minari``)."""
+        out = Path(path)
+        if (out / METADATA_FILE).exists() and not overwrite:
+            raise FileExistsError(
+                f"{out} already holds a trajectory data set; pick another directory or pass "
+                "overwrite=True (the CLI: --overwrite)"
+            )
+        if overwrite and out.exists():
+            for name in (METADATA_FILE, "episodes.arrow", "steps.arrow"):
+                (out / name).unlink(missing_ok=True)
+            shutil.rmtree(out / "data", ignore_errors=True)
+        out.mkdir(parents=True, exist_ok=True)
+        _write_table(out / "episodes.arrow", self._episode_table())
+        _write_table(out / "steps.arrow", self._step_table())
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "env_id": self.env_id,
+            "env_kwargs": self.env_kwargs,
+            "action_names": list(self.action_names),
+            "schema": {k: [v.kind, v.dtype, list(v.shape)] for k, v in self.schema.items()},
+            "n_episodes": len(self),
+            "n_steps": self.n_steps,
+            "success_rate": self.success_rate,
+            "info": self.info,
+        }
+        (out / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True))
+        if minari:
+            self.to_minari(out)
+        return out
+
+    @classmethod
+    def from_dir(cls, path: str | Path) -> TrajectoryDataset:
+        """Read a data set written by ``save`` (or by ``rewardgym data collect``)."""
+        root = Path(path)
+        meta_path = root / METADATA_FILE
+        if not meta_path.exists():
+            raise FileNotFoundError(
+                f"{meta_path} is missing: {root} is not a rewardgym trajectory data set; "
+                "create one with `rewardgym data collect --out DIR`"
+            )
+        meta = json.loads(meta_path.read_text())
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise ValueError(
+                f"{meta_path} has format_version {meta.get('format_version')!r}; this rewardgym "
+                f"reads version {FORMAT_VERSION}: collect the data set again"
+            )
+        schema = {
+            k: FieldSpec(kind, dtype, tuple(shape))
+            for k, (kind, dtype, shape) in meta["schema"].items()
+        }
+        episodes_table = _read_table(root / "episodes.arrow")
+        steps = _read_table(root / "steps.arrow")
+        episodes = _episodes_from_tables(episodes_table, steps, schema)
+        return cls(
+            episodes, meta["env_id"], meta["env_kwargs"], meta["action_names"], schema, meta["info"]
+        )
+
+    def _episode_table(self) -> pa.Table:
+        eps = self.episodes
+        return pa.table(
+            {
+                "episode_id": pa.array([ep.episode_id for ep in eps], pa.int64()),
+                "seed": pa.array([ep.seed for ep in eps], pa.int64()),
+                "task_id": pa.array([ep.task_id for ep in eps], pa.int32()),
+                "task_name": pa.array([ep.task_name for ep in eps], pa.string()),
+                "instruction": pa.array([ep.instruction for ep in eps], pa.string()),
+                "instruction_kind": pa.array([ep.instruction_kind for ep in eps], pa.string()),
+                "layout": pa.array([ep.layout for ep in eps], pa.string()),
+                "success": pa.array([ep.success for ep in eps], pa.bool_()),
+                "final_cgc": pa.array([ep.final_cgc for ep in eps], pa.float32()),
+                "length": pa.array([len(ep) for ep in eps], pa.int32()),
+                "extras": pa.array([json.dumps(ep.extras) for ep in eps], pa.string()),
+            }
+        )
+
+    def _step_table(self) -> pa.Table:
+        eps = self.episodes
+
+        def padded(name: str, fill: Any, dtype: Any) -> np.ndarray:
+            return np.concatenate(
+                [np.append(np.asarray(getattr(ep, name), dtype=dtype), fill) for ep in eps]
+                or [np.zeros(0, dtype=dtype)]
+            )
+
+        lengths = np.asarray([len(ep) + 1 for ep in eps], dtype=np.int64)
+        starts = np.cumsum(lengths) - lengths
+        ids = np.asarray([ep.episode_id for ep in eps], dtype=np.int64)
+        columns: dict[str, pa.Array] = {
+            "episode_id": pa.array(np.repeat(ids, lengths)),
+            "t": pa.array((np.arange(lengths.sum()) - np.repeat(starts, lengths)).astype(np.int32)),
+            "action": pa.array(padded("actions", -1, np.int64)),
+            "reward": pa.array(padded("rewards", 0.0, np.float32)),
+            "terminated": pa.array(padded("terminations", False, np.bool_)),
+            "truncated": pa.array(padded("truncations", False, np.bool_)),
+            "executable": pa.array(padded("executable", True, np.bool_)),
+            "expert": pa.array(padded("expert", False, np.bool_)),
+        }
+        for name, spec in self.schema.items():
+            columns[f"obs.{name}"] = _encode_field(spec, [ep.observations[name] for ep in eps])
+        return pa.table(columns)
+
+    # ------------------------------------------------------------------ conversions
+    def to_minari(self, path: str | Path, dataset_id: str | None = None) -> minari.MinariDataset:
+        """Write these episodes as a Minari data set under ``path/data`` and open it."""
+        from rewardgym.envs.trajectories.minari_io import write_minari
+
+        return write_minari(self, Path(path), dataset_id)
+
+    def to_mdp_dataset(
+        self,
+        encoding: str = "structured",
+        cache_dir: str | Path | None = None,
+        embedder: CachedEmbedder | None = None,
+    ) -> MDPDataset:
+        """A ``d3rlpy.dataset.MDPDataset`` with observations encoded by ``encoding``.
+
+        ``"structured"`` (default) concatenates the multi-hot and one-hot fields with a cached
+        MiniLM embedding of the instruction; ``"text"`` embeds each full text observation
+        with MiniLM (computed once, cached under ``cache_dir``). ``embedder`` replaces the
+        MiniLM embedder (for example with a cheaper encoder). See ``ObservationEncoder``.
+        """
+        from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
+
+        encoder = ObservationEncoder.for_dataset(self, encoding, cache_dir, embedder)
+        return to_mdp_dataset(self, encoder)
+
+
+def _write_table(path: Path, table: pa.Table) -> None:
+    options = pa.ipc.IpcWriteOptions(compression="zstd")
+    with (
+        pa.OSFile(str(path), "wb") as sink,
+        pa.ipc.new_file(sink, table.schema, options=options) as writer,
+    ):
+        writer.write_table(table)
+
+
+def _read_table(path: Path) -> pa.Table:
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: the data set directory is incomplete")
+    with pa.memory_map(str(path), "r") as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _encode_field(spec: FieldSpec, columns: list[Any]) -> pa.Array:
+    if spec.kind == "text":
+        return pa.array([text for column in columns for text in column], pa.string())
+    stacked = (
+        np.concatenate([np.asarray(c, dtype=spec.dtype) for c in columns])
+        if columns
+        else np.zeros((0, *spec.shape), dtype=spec.dtype)
+    )
+    if not spec.shape:
+        return pa.array(stacked.reshape(-1))
+    flat = stacked.reshape(len(stacked), -1)
+    return pa.FixedSizeListArray.from_arrays(pa.array(flat.reshape(-1)), flat.shape[1])
+
+
+def _decode_field(spec: FieldSpec, column: pa.ChunkedArray) -> Any:
+    array = column.combine_chunks()
+    if spec.kind == "text":
+        return array.to_pylist()
+    if not spec.shape:
+        return array.to_numpy(zero_copy_only=False).astype(spec.dtype)
+    values = array.flatten().to_numpy(zero_copy_only=False).astype(spec.dtype)
+    return values.reshape(len(array), *spec.shape)
+
+
+def _episodes_from_tables(
+    episodes_table: pa.Table, steps: pa.Table, schema: dict[str, FieldSpec]
+) -> list[Episode]:
+    meta = episodes_table.to_pydict()
+    lengths = np.asarray(meta["length"], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+    if int((lengths + 1).sum()) != steps.num_rows:
+        raise ValueError(
+            f"steps.arrow has {steps.num_rows} rows but episodes.arrow implies "
+            f"{int((lengths + 1).sum())}; the data set is corrupt, collect it again"
+        )
+    cols = {
+        n: steps.column(n).to_numpy()
+        for n in ("action", "reward", "terminated", "truncated", "executable", "expert")
+    }
+    fields = {
+        name: _decode_field(spec, steps.column(f"obs.{name}")) for name, spec in schema.items()
+    }
+    episodes = []
+    for i, (start, length) in enumerate(zip(starts.tolist(), lengths.tolist(), strict=True)):
+        end = start + length
+        obs = {name: values[start : end + 1] for name, values in fields.items()}
+        episodes.append(
+            Episode(
+                episode_id=meta["episode_id"][i],
+                seed=meta["seed"][i],
+                instruction=meta["instruction"][i],
+                observations=obs,
+                actions=cols["action"][start:end].astype(np.int64),
+                rewards=cols["reward"][start:end].astype(np.float32),
+                terminations=cols["terminated"][start:end].astype(bool),
+                truncations=cols["truncated"][start:end].astype(bool),
+                executable=cols["executable"][start:end].astype(bool),
+                expert=cols["expert"][start:end].astype(bool),
+                success=bool(meta["success"][i]),
+                task_id=meta["task_id"][i],
+                task_name=meta["task_name"][i],
+                instruction_kind=meta["instruction_kind"][i],
+                layout=meta["layout"][i],
+                final_cgc=float(meta["final_cgc"][i]),
+                extras=json.loads(meta["extras"][i]),
+            )
+        )
+    return episodes
+
+
+__all__ = ["FORMAT_VERSION", "METADATA_FILE", "FieldSpec", "TrajectoryDataset", "schema_from_space"]

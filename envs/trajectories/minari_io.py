@@ -1,0 +1,141 @@
+"""Write a ``TrajectoryDataset`` in Minari's own Arrow layout and open it with Minari.
+
+Minari's ``MinariStorage`` does the writing, so the files are exactly what ``minari``
+reads. Raw arrays are stored (no JPEG, which would make BabyAI's 7x7x3 grid lossy).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import minari
+
+    from rewardgym.envs.trajectories.dataset import TrajectoryDataset
+
+MINARI_SUBDIR = "data"
+
+
+def default_dataset_id(env_id: str) -> str:
+    """A Minari dataset id for data from ``env_id``, e.g. ``rewardgym/household-v0``."""
+    name = env_id.split("/")[-1]
+    name = re.sub(r"-v\d+$", "", name).lower()
+    name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")
+    return f"rewardgym/{name}-v0"
+
+
+def write_minari(
+    dataset: TrajectoryDataset, root: Path, dataset_id: str | None = None
+) -> minari.MinariDataset:
+    """Write ``dataset`` under ``root/data`` in Minari's Arrow format and return it opened."""
+    from minari import MinariDataset
+    from minari.data_collector.episode_buffer import EpisodeBuffer
+    from minari.dataset.minari_storage import MinariStorage
+
+    env = dataset.make_env()
+    spec = env.spec
+    env_spec = None
+    if spec is not None:
+        env_spec = dataclasses.replace(
+            spec,
+            kwargs={**spec.kwargs, **dataset.env_kwargs},
+            max_episode_steps=spec.max_episode_steps,
+        )
+    data_path = root / MINARI_SUBDIR
+    if data_path.exists() and any(data_path.iterdir()):
+        raise FileExistsError(
+            f"{data_path} already holds data; write the Minari copy into an empty directory"
+        )
+    storage = MinariStorage.new(
+        data_path,
+        observation_space=env.observation_space,
+        action_space=env.action_space,
+        env_spec=env_spec,
+        data_format="arrow",
+        jpeg_encoding=False,
+    )
+    env.close()
+    import minari as minari_pkg
+
+    storage.update_metadata(
+        {
+            "dataset_id": dataset_id or default_dataset_id(dataset.env_id),
+            "minari_version": minari_pkg.__version__,
+            "algorithm_name": "perturbed expert (COREN-style); reward = success flag",
+            "author": {"rewardgym"},
+            "description": (
+                f"{len(dataset)} trajectories of {dataset.env_id}; success rate "
+                f"{dataset.success_rate:.3f}; reward source: "
+                f"{dataset.info.get('reward_source', 'success flag')}"
+            ),
+        }
+    )
+    buffers = (
+        EpisodeBuffer(
+            id=i,
+            seed=ep.seed,
+            observations=_observation_buffer(ep.observations),
+            actions=[int(a) for a in ep.actions],
+            rewards=[float(r) for r in ep.rewards],
+            terminations=[bool(x) for x in ep.terminations],
+            truncations=[bool(x) for x in ep.truncations],
+        )
+        for i, ep in enumerate(dataset.episodes)
+    )
+    # Minari re-measures the whole directory after every episode, which makes writing
+    # quadratic in the episode count; measure once at the end instead.
+    measure = storage.get_size
+    storage.get_size = lambda: 0.0
+    try:
+        storage.update_episodes(buffers)
+    finally:
+        del storage.get_size
+    storage.update_metadata({"dataset_size": measure()})
+    return MinariDataset(storage)
+
+
+def _observation_buffer(observations: dict[str, Any]) -> dict[str, Any]:
+    return {key: list(v) if isinstance(v, list) else v for key, v in observations.items()}
+
+
+def load_minari(path: str | Path) -> minari.MinariDataset:
+    """Open the Minari copy inside a data set directory (``path/data``) or a Minari ``data`` dir."""
+    from minari import MinariDataset
+
+    root = Path(path)
+    data_path = root / MINARI_SUBDIR if (root / MINARI_SUBDIR).is_dir() else root
+    if not (data_path / "metadata.json").exists():
+        raise FileNotFoundError(
+            f"no Minari data set at {data_path}: collect with `rewardgym data collect` "
+            "(which writes DIR/data) or call TrajectoryDataset.to_minari(DIR)"
+        )
+    return MinariDataset(data_path)
+
+
+def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
+    """Open a data set directory through ``minari.load_dataset`` itself (via MINARI_DATASETS_PATH)."""
+    import minari
+
+    root = Path(path).resolve()
+    previous = os.environ.get("MINARI_DATASETS_PATH")
+    os.environ["MINARI_DATASETS_PATH"] = str(root.parent)
+    try:
+        return minari.load_dataset(root.name)
+    finally:
+        if previous is None:
+            del os.environ["MINARI_DATASETS_PATH"]
+        else:
+            os.environ["MINARI_DATASETS_PATH"] = previous
+
+
+__all__ = [
+    "MINARI_SUBDIR",
+    "default_dataset_id",
+    "load_minari",
+    "minari_load_dataset",
+    "write_minari",
+]
