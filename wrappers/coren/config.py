@@ -1,0 +1,118 @@
+"""The COREN configuration: paper defaults for the reward ensemble, its ablations and labelling."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The three consistency terms, in the order the orchestrator's weights use.
+TERMS: tuple[str, ...] = ("C", "S", "T")
+
+# Ablations: a subset of terms weighted by the orchestrator, or a fixed combination rule.
+ABLATIONS: tuple[str, ...] = (
+    "C",
+    "S",
+    "T",
+    "CS",
+    "ST",
+    "CT",
+    "CST",
+    "average",
+    "majority",
+    "single",
+)
+ABLATION_HELP: dict[str, str] = {
+    "C": "contextual term only",
+    "S": "structural term only",
+    "T": "temporal term only",
+    "CS": "orchestrator over contextual and structural",
+    "ST": "orchestrator over structural and temporal",
+    "CT": "orchestrator over contextual and temporal",
+    "CST": "COREN: orchestrator over all three terms",
+    "average": "mean of the three terms (no orchestrator)",
+    "majority": "majority vote of the three terms (no orchestrator)",
+    "single": "the vote of one prompt (single_prompt_index) alone",
+}
+
+# The rubric of COREN (arXiv 2411.17135, Sec. 3): integer ratings and what each one means.
+RUBRIC: dict[int, str] = {
+    2: "the next correct action",
+    1: "a supportive action",
+    0: "a neutral action",
+    -1: "searching an irrelevant object",
+    -2: "an action that cannot be executed",
+}
+RUBRIC_MAX = 2
+
+
+@dataclass(frozen=True)
+class CorenConfig:
+    """How COREN turns judge votes into a dense reward (defaults from arXiv 2411.17135).
+
+    The paper uses N = 5 prompts (1 naive, 3 in-context, 1 chain-of-thought), gates a prompt's
+    structural vote at embedding similarity 0.5 to the retrieved reference answer, and trains
+    the orchestrator Psi so that the discounted return with gamma = 0.99, normalised by the
+    horizon H times the rubric maximum K = 2, matches the success flag.
+    """
+
+    n_prompts: int = 5
+    """How many prompt templates to use, taken in order from the prompt directory (paper: 5)."""
+    similarity_threshold: float = 0.5
+    """Structural gate: least cosine similarity of a prompt's answer to the reference (paper: 0.5)."""
+    gamma: float = 0.99
+    """Discount of the orchestrator's normalised return (paper: 0.99)."""
+    ablation: str = "CST"
+    """Which terms make the reward: C, S, T, CS, ST, CT, CST, average, majority or single."""
+    single_prompt_index: int = 0
+    """The prompt whose vote alone is the reward of the ``single`` ablation (0 = naive)."""
+    hidden_size: int = 64
+    """Width of the orchestrator's hidden layer."""
+    epochs: int = 200
+    """Full-batch Adam epochs of orchestrator training."""
+    learning_rate: float = 1e-2
+    """Adam learning rate of orchestrator training."""
+    holdout_fraction: float = 0.2
+    """Share of trajectories kept out of orchestrator training to measure the correlation."""
+    seed: int = 0
+    """Seed of the train/held-out split and of the orchestrator's initialisation."""
+    batch_size: int = 256
+    """Judge requests sent per batch (and committed to the cache together)."""
+
+    def __post_init__(self) -> None:
+        """Reject values outside their meaningful range, naming the field."""
+        if self.ablation not in ABLATIONS:
+            raise ValueError(f"CorenConfig.ablation={self.ablation!r}: use one of {ABLATIONS}")
+        if self.n_prompts < 1:
+            raise ValueError(f"CorenConfig.n_prompts={self.n_prompts}: use at least 1 prompt")
+        if not 0 <= self.single_prompt_index < self.n_prompts:
+            raise ValueError(
+                f"CorenConfig.single_prompt_index={self.single_prompt_index} is not a prompt "
+                f"index: use 0..{self.n_prompts - 1}"
+            )
+        if not -1.0 <= self.similarity_threshold <= 1.0:
+            raise ValueError(
+                f"CorenConfig.similarity_threshold={self.similarity_threshold}: a cosine "
+                "similarity lies in [-1, 1]"
+            )
+        if not 0.0 < self.gamma <= 1.0:
+            raise ValueError(f"CorenConfig.gamma={self.gamma}: use a discount in (0, 1]")
+        if not 0.0 <= self.holdout_fraction < 1.0:
+            raise ValueError(
+                f"CorenConfig.holdout_fraction={self.holdout_fraction}: use a share in [0, 1)"
+            )
+        if self.batch_size < 1:
+            raise ValueError(f"CorenConfig.batch_size={self.batch_size}: use at least 1")
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The consistency terms the orchestrator weighs for this ablation (all three otherwise)."""
+        if self.ablation in ("average", "majority", "single"):
+            return TERMS
+        return tuple(t for t in TERMS if t in self.ablation)
+
+    @property
+    def uses_orchestrator(self) -> bool:
+        """Whether this ablation learns weights (two or more terms) rather than a fixed rule."""
+        return self.ablation not in ("average", "majority", "single") and len(self.terms) > 1
+
+
+__all__ = ["ABLATIONS", "ABLATION_HELP", "RUBRIC", "RUBRIC_MAX", "TERMS", "CorenConfig"]

@@ -1,0 +1,462 @@
+"""Relabel a logged trajectory data set with COREN's dense, consistency-checked reward.
+
+``judge_dataset`` asks the judge ensemble about every step (batched, de-duplicated and cached
+on disk, so a killed run resumes without repeating a call) and computes the three terms;
+``dense_rewards`` turns the terms into one reward per step for an ablation, training the
+orchestrator on the training share of trajectories; ``label_dataset`` does both and writes a
+NEW data set (same Arrow + Minari format, rewards replaced) without touching its input;
+``label_ablations`` asks the judges once and writes one data set per ablation.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rewardgym.envs.trajectories.dataset import TrajectoryDataset
+from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.wrappers.coren.cache import JudgeCache
+from rewardgym.wrappers.coren.config import TERMS, CorenConfig
+from rewardgym.wrappers.coren.embeddings import shared_embedder
+from rewardgym.wrappers.coren.ensemble import (
+    CompleteFn,
+    EnsembleCounts,
+    ScoredTrajectory,
+    combine_terms,
+    score_trajectories,
+)
+from rewardgym.wrappers.coren.grounding import episode_transitions, reference_answers
+from rewardgym.wrappers.coren.judges.base import Judge, Transition
+from rewardgym.wrappers.coren.judges.embedding import EmbeddingJudge
+from rewardgym.wrappers.coren.judges.factory import make_judge
+from rewardgym.wrappers.coren.orchestrator import (
+    Orchestrator,
+    OrchestratorSpec,
+    StepInputs,
+    normalised_returns,
+    step_inputs,
+)
+from rewardgym.wrappers.coren.prompts import Prompt, load_prompts
+from rewardgym.wrappers.coren.qa import QABank
+
+COREN_DIR = "coren"
+"""Sub-directory of a relabelled data set that holds the orchestrator, report and terms."""
+
+
+@dataclass
+class JudgedDataset:
+    """A data set with the judge ensemble's answers and terms for every step."""
+
+    data: TrajectoryDataset
+    transitions: list[list[Transition]]
+    scored: list[ScoredTrajectory]
+    counts: EnsembleCounts
+    judge_stats: dict[str, int]
+    cache_hits: int
+    seconds: float
+
+    def flat_terms(self) -> np.ndarray:
+        """The ``(S, 3)`` terms of all steps, episode after episode."""
+        return np.concatenate([s.terms for s in self.scored] or [np.zeros((0, 3))])
+
+
+@dataclass
+class LabelReport:
+    """What a labelling run did and how its dense reward relates to success."""
+
+    ablation: str
+    episodes: int
+    steps: int
+    requests: int
+    judge_calls: int
+    cache_hits: int
+    failures: int
+    abstentions: dict[str, int]
+    abstained_steps: dict[str, int]
+    judge_seconds: float
+    total_seconds: float
+    heldout_episodes: int
+    heldout_correlation: float
+    heldout_term_correlations: dict[str, float]
+    final_loss: float | None = None
+    initial_loss: float | None = None
+    out: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-ready data."""
+        return asdict(self)
+
+
+def resolve_judge(
+    judge: Judge | str, embedder: CachedEmbedder | None = None, **options: Any
+) -> Judge:
+    """A judge object from a judge or a spec string (``embedding``, ``hf:PATH``, ``openai:URL``)."""
+    if isinstance(judge, Judge):
+        return judge
+    if judge == "embedding" and embedder is not None:
+        return EmbeddingJudge(embedder)
+    return make_judge(judge, **options)
+
+
+def _embedder_of(judge: Judge, embedder: CachedEmbedder | None) -> CachedEmbedder:
+    if embedder is not None:
+        return embedder
+    if isinstance(judge, EmbeddingJudge):
+        return judge.embedder
+    return shared_embedder("minilm")
+
+
+def judge_dataset(
+    data: TrajectoryDataset,
+    judge: Judge,
+    config: CorenConfig | None = None,
+    cache: JudgeCache | None = None,
+    prompts: Sequence[Prompt] | None = None,
+    qa: QABank | None = None,
+    embedder: CachedEmbedder | None = None,
+    progress: bool = True,
+    complete: CompleteFn | None = None,
+) -> JudgedDataset:
+    """Ask ``judge`` about every step of ``data`` and compute COREN's three terms."""
+    config = config or CorenConfig()
+    embedder = _embedder_of(judge, embedder)
+    prompts = tuple(prompts) if prompts is not None else load_prompts(config.n_prompts)
+    start = time.perf_counter()
+    transitions = [episode_transitions(ep, data.action_names, data.env_id) for ep in data]
+    references = _references(data, transitions, qa, embedder)
+    total = 2 * sum(len(t) for t in transitions) * len(prompts)
+    calls_before, failures_before = judge.stats.calls, judge.stats.failures
+    hits_before = cache.stats.hits if cache is not None else 0
+    from tqdm.auto import tqdm
+
+    with tqdm(total=total, desc="COREN judge requests", unit="req", disable=not progress) as bar:
+        scored, counts = score_trajectories(
+            transitions,
+            references,
+            judge,
+            prompts,
+            embedder,
+            cache=cache,
+            batch_size=config.batch_size,
+            similarity_threshold=config.similarity_threshold,
+            progress=bar.update,
+            complete=complete,
+        )
+    return JudgedDataset(
+        data=data,
+        transitions=transitions,
+        scored=scored,
+        counts=counts,
+        judge_stats={
+            "calls": judge.stats.calls - calls_before,
+            "failures": judge.stats.failures - failures_before,
+            "retries": judge.stats.retries,
+        },
+        cache_hits=(cache.stats.hits - hits_before) if cache is not None else 0,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _references(
+    data: TrajectoryDataset,
+    transitions: list[list[Transition]],
+    qa: QABank | None,
+    embedder: CachedEmbedder,
+) -> list[list[str]]:
+    """Reference answers of every step, retrieved from the QA bank (ground truth by default)."""
+    if qa is None:
+        qa = QABank(embedder)
+        for episode, steps in zip(data, transitions, strict=True):
+            truth = reference_answers(episode, steps, data.env_id)
+            if truth is None:
+                raise ValueError(
+                    f"{data.env_id} gives no ground-truth answer to the structural question; "
+                    "pass a QA file (label_dataset(qa=...), CLI --qa FILE)"
+                )
+            for step, answer in zip(steps, truth, strict=True):
+                qa.add(step.instruction, step.visible, answer)
+    flat = qa.retrieve([(s.instruction, s.visible) for steps in transitions for s in steps])
+    out, pos = [], 0
+    for steps in transitions:
+        out.append([answer for answer, _ in flat[pos : pos + len(steps)]])
+        pos += len(steps)
+    return out
+
+
+def split_episodes(n: int, holdout_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Train and held-out episode indices: a seeded permutation cut at ``holdout_fraction``."""
+    order = np.random.default_rng(seed).permutation(n)
+    cut = round(n * holdout_fraction)
+    if holdout_fraction > 0 and n > 1:
+        cut = min(max(cut, 1), n - 1)
+    return np.sort(order[cut:]), np.sort(order[:cut])
+
+
+def point_biserial(values: np.ndarray, flags: np.ndarray) -> float:
+    """The point-biserial correlation of ``values`` with binary ``flags`` (Pearson's r; NaN if constant)."""
+    x = np.asarray(values, dtype=np.float64)
+    y = np.asarray(flags, dtype=np.float64)
+    if x.size < 2 or x.std() == 0 or y.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def dense_rewards(
+    judged: JudgedDataset,
+    config: CorenConfig,
+    embedder: CachedEmbedder,
+    orchestrator: Orchestrator | None = None,
+) -> tuple[list[np.ndarray], Orchestrator | None, dict[str, Any]]:
+    """One dense reward array per episode for ``config.ablation``, and how it was obtained.
+
+    Ablations with two or more terms train the orchestrator on the training episodes (unless
+    a trained ``orchestrator`` is given); one-term ablations use that term; ``average``,
+    ``majority`` and ``single`` apply their fixed rule. The returned dict holds the losses and
+    held-out correlations.
+    """
+    terms = judged.flat_terms()
+    lengths = [len(s.terms) for s in judged.scored]
+    episode_index = np.repeat(np.arange(len(lengths)), lengths)
+    step_index = np.concatenate([np.arange(n) for n in lengths] or [np.zeros(0, dtype=np.int64)])
+    success = np.array([ep.success for ep in judged.data], dtype=np.float64)
+    train, heldout = split_episodes(len(lengths), config.holdout_fraction, config.seed)
+    info: dict[str, Any] = {"train_episodes": len(train), "heldout_episodes": len(heldout)}
+    columns = [TERMS.index(t) for t in config.terms]
+    votes = np.concatenate([s.votes for s in judged.scored] or [np.zeros((0, 1))])
+    weights = None
+    if config.uses_orchestrator:
+        inputs = step_inputs([t for steps in judged.transitions for t in steps])
+        if orchestrator is None:
+            orchestrator = Orchestrator(
+                OrchestratorSpec(
+                    dim=int(embedder.dim),
+                    hidden=config.hidden_size,
+                    terms=config.terms,
+                    gamma=config.gamma,
+                    embedder=embedder.name,
+                ),
+                embedder,
+                seed=config.seed,
+            )
+            in_train = np.isin(episode_index, train)
+            remap = np.full(len(lengths), -1)
+            remap[train] = np.arange(len(train))
+            losses = orchestrator.fit(
+                _subset(inputs, in_train),
+                terms[in_train][:, columns],
+                remap[episode_index[in_train]],
+                step_index[in_train],
+                success[train],
+                epochs=config.epochs,
+                learning_rate=config.learning_rate,
+            )
+            info["initial_loss"], info["final_loss"] = losses[0], losses[-1]
+        if orchestrator.spec.terms != config.terms:
+            raise ValueError(
+                f"the orchestrator weighs terms {orchestrator.spec.terms} but ablation "
+                f"{config.ablation!r} needs {config.terms}"
+            )
+        weights = orchestrator.weights(inputs)
+        info["mean_weights"] = dict(
+            zip(config.terms, weights.mean(axis=0).round(4).tolist(), strict=True)
+        )
+    else:
+        orchestrator = None
+    flat = combine_terms(terms, votes, config, weights)
+    bounds = np.cumsum([0, *lengths])
+    rewards = [flat[bounds[i] : bounds[i + 1]].astype(np.float32) for i in range(len(lengths))]
+    held_returns = normalised_returns([rewards[i] for i in heldout], config.gamma)
+    info["heldout_correlation"] = point_biserial(held_returns, success[heldout])
+    info["heldout_term_correlations"] = {
+        name: point_biserial(
+            normalised_returns([judged.scored[i].terms[:, k] for i in heldout], config.gamma),
+            success[heldout],
+        )
+        for k, name in enumerate(TERMS)
+    }
+    return rewards, orchestrator, info
+
+
+def _subset(inputs: StepInputs, mask: np.ndarray) -> StepInputs:
+    return replace(
+        inputs,
+        instruction_index=inputs.instruction_index[mask],
+        action_index=inputs.action_index[mask],
+        observation_index=inputs.observation_index[mask],
+    )
+
+
+def write_labelled(
+    judged: JudgedDataset,
+    rewards: list[np.ndarray],
+    out: str | Path,
+    report: LabelReport,
+    orchestrator: Orchestrator | None,
+    overwrite: bool = False,
+    minari: bool = True,
+) -> Path:
+    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``."""
+    target = Path(out)
+    relabelled = judged.data.with_rewards(rewards, source=f"coren:{report.ablation}")
+    relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
+    relabelled.save(target, minari=minari, overwrite=overwrite)
+    extras = target / COREN_DIR
+    extras.mkdir(parents=True, exist_ok=True)
+    if orchestrator is not None:
+        orchestrator.save(extras / "orchestrator.pt")
+    lengths = [len(s.terms) for s in judged.scored]
+    np.savez_compressed(
+        extras / "terms.npz",
+        terms=judged.flat_terms().astype(np.float32),
+        votes=np.concatenate([s.votes for s in judged.scored] or [np.zeros((0, 1))]).astype(
+            np.float32
+        ),
+        episode_index=np.repeat(np.arange(len(lengths)), lengths),
+        rewards=np.concatenate(rewards or [np.zeros(0, dtype=np.float32)]),
+    )
+    (extras / "report.json").write_text(json.dumps(report.as_dict(), indent=2, default=float))
+    return target
+
+
+def _check_paths(dataset: Path, out: Path) -> None:
+    if dataset.resolve() == out.resolve() or dataset.resolve() in out.resolve().parents:
+        raise ValueError(
+            f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
+            "modifies its input, so write the relabelled data set elsewhere"
+        )
+
+
+def label_ablations(
+    dataset: str | Path,
+    out_root: str | Path,
+    ablations: Sequence[str],
+    judge: Judge | str = "embedding",
+    config: CorenConfig | None = None,
+    cache_path: str | Path | None = None,
+    prompts_dir: str | Path | None = None,
+    qa_file: str | Path | None = None,
+    embedder: CachedEmbedder | None = None,
+    progress: bool = True,
+    overwrite: bool = False,
+    minari: bool = True,
+    complete: CompleteFn | None = None,
+    judge_options: dict[str, Any] | None = None,
+) -> dict[str, LabelReport]:
+    """Judge ``dataset`` once and write one relabelled data set per ablation to ``out_root/<ablation>``.
+
+    The judge cache lives at ``cache_path`` (default ``out_root/coren_cache.sqlite``), so a
+    killed run picks up where it stopped. Returns the report of every ablation.
+    """
+    start = time.perf_counter()
+    source, root = Path(dataset), Path(out_root)
+    _check_paths(source, root)
+    config = config or CorenConfig()
+    judge_obj = resolve_judge(judge, embedder, **(judge_options or {}))
+    embedder = _embedder_of(judge_obj, embedder)
+    prompts = load_prompts(config.n_prompts, prompts_dir)
+    qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
+    cache = JudgeCache(Path(cache_path) if cache_path else root / "coren_cache.sqlite")
+    try:
+        data = TrajectoryDataset.from_dir(source)
+        judged = judge_dataset(
+            data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
+        )
+    finally:
+        cache.close()
+    reports = {}
+    for ablation in ablations:
+        cfg = replace(config, ablation=ablation)
+        rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
+        counts = judged.counts
+        report = LabelReport(
+            ablation=ablation,
+            episodes=len(data),
+            steps=data.n_steps,
+            requests=counts.rate_requests + counts.structural_requests + counts.temporal_requests,
+            judge_calls=judged.judge_stats["calls"],
+            cache_hits=judged.cache_hits,
+            failures=judged.judge_stats["failures"],
+            abstentions={
+                "rate": counts.rate_abstentions,
+                "structural": counts.structural_abstentions,
+                "temporal": counts.temporal_abstentions,
+            },
+            abstained_steps=counts.abstained_steps,
+            judge_seconds=judged.seconds,
+            total_seconds=0.0,
+            heldout_episodes=info["heldout_episodes"],
+            heldout_correlation=info["heldout_correlation"],
+            heldout_term_correlations=info["heldout_term_correlations"],
+            final_loss=info.get("final_loss"),
+            initial_loss=info.get("initial_loss"),
+            extra={k: v for k, v in info.items() if k == "mean_weights"},
+        )
+        target = root / ablation if len(ablations) > 1 else root
+        report.out = str(target)
+        report.total_seconds = time.perf_counter() - start
+        write_labelled(judged, rewards, target, report, orchestrator, overwrite, minari)
+        reports[ablation] = report
+    return reports
+
+
+def label_dataset(
+    dataset: str | Path,
+    out: str | Path,
+    judge: Judge | str = "embedding",
+    config: CorenConfig | None = None,
+    cache_path: str | Path | None = None,
+    prompts_dir: str | Path | None = None,
+    qa_file: str | Path | None = None,
+    embedder: CachedEmbedder | None = None,
+    progress: bool = True,
+    overwrite: bool = False,
+    minari: bool = True,
+    complete: CompleteFn | None = None,
+    judge_options: dict[str, Any] | None = None,
+) -> LabelReport:
+    """Write a copy of the data set at ``dataset`` to ``out`` with COREN's dense rewards.
+
+    ``judge`` is a ``Judge`` or a spec (``embedding``, ``hf:PATH``, ``openai:URL``); the
+    ablation and every other setting come from ``config``. The input is only read. The judge
+    cache defaults to ``out/coren_cache.sqlite``; rerunning after a kill asks only what is
+    missing. ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
+    """
+    config = config or CorenConfig()
+    return label_ablations(
+        dataset,
+        out,
+        [config.ablation],
+        judge,
+        config,
+        cache_path,
+        prompts_dir,
+        qa_file,
+        embedder,
+        progress,
+        overwrite,
+        minari,
+        complete,
+        judge_options,
+    )[config.ablation]
+
+
+__all__ = [
+    "COREN_DIR",
+    "JudgedDataset",
+    "LabelReport",
+    "dense_rewards",
+    "judge_dataset",
+    "label_ablations",
+    "label_dataset",
+    "point_biserial",
+    "resolve_judge",
+    "split_episodes",
+    "write_labelled",
+]
