@@ -12,31 +12,41 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest, freeze_inputs
+from rewardgym.wrappers.coren.prompts import Prompt
 
-_CHUNK = 500  # SQLite's default limit on bound variables is 999
+_CHUNK = 500  # SQLite before 3.32 binds at most 999 variables per statement
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, default=list)
+
+
+@lru_cache(maxsize=1024)
+def _key_prefix(identity: str, prompt: str, fingerprint: str, kind: str) -> str:
+    """The JSON text of the key material up to the inputs, shared by every request of a kind."""
+    return _ENCODER.encode([identity, prompt, fingerprint, kind])[:-1] + ", "
+
+
+def inputs_key(judge: Judge, kind: str, prompt: Prompt, inputs: Any) -> str:
+    """The cache key of a ``kind`` request under ``prompt`` whose ``judge.cache_inputs`` are ``inputs``.
+
+    It is the SHA-256 of ``json.dumps([identity, prompt name, fingerprint, kind, inputs],
+    sort_keys=True, default=list)``; only the inputs are encoded per request.
+    """
+    prefix = _key_prefix(judge.identity, prompt.name, prompt.fingerprint, kind)
+    material = prefix + _ENCODER.encode(inputs) + "]"
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
 def request_key(judge: Judge, request: JudgeRequest) -> str:
     """The cache key of ``request`` for ``judge``: a hash of judge, prompt, kind and inputs."""
-    prompt = request.prompt
-    material = json.dumps(
-        [
-            judge.identity,
-            prompt.name,
-            prompt.fingerprint,
-            request.kind,
-            judge.cache_inputs(request),
-        ],
-        sort_keys=True,
-        default=list,
-    )
-    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+    return inputs_key(judge, request.kind, request.prompt, judge.cache_inputs(request))
 
 
 @dataclass
@@ -58,6 +68,9 @@ class JudgeCache:
         try:
             self._db = sqlite3.connect(str(self.path) if self.path else ":memory:")
             self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL still survives a killed process (only power loss can drop the
+            # last commits) and spares one fsync per committed batch.
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT)"
             )
@@ -96,13 +109,38 @@ class JudgeCache:
         self._db.close()
 
 
-def _freeze(value: Any) -> Any:
-    """A hashable copy of nested lists and tuples, for de-duplicating requests in memory."""
-    if isinstance(value, str | tuple):
-        return value
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
+def answer_unique(
+    judge: Judge,
+    requests: Sequence[JudgeRequest],
+    keys: Sequence[str],
+    cache: JudgeCache,
+    weight: np.ndarray,
+    batch_size: int = 256,
+    on_batch: Callable[[int], None] | None = None,
+) -> list[str | None]:
+    """Answer distinct ``requests`` (cache ``keys``) from ``cache``, else from ``judge`` in batches.
+
+    ``weight[i]`` is how many original requests ``requests[i]`` stands for: it is what the
+    cache hits and ``on_batch`` count. Each answered batch is committed before the next is
+    sent, so an interrupted call loses at most one batch.
+    """
+    found: dict[str, str] = cache.get_many(keys)
+    hit = np.fromiter((k in found for k in keys), dtype=bool, count=len(keys))
+    hits = int(weight[hit].sum())
+    cache.stats.hits += hits
+    if on_batch is not None and hits:
+        on_batch(hits)
+    pending = np.flatnonzero(~hit).tolist()
+    cache.stats.misses += len(pending)
+    for start in range(0, len(pending), batch_size):
+        chunk = pending[start : start + batch_size]
+        answers = judge.complete([requests[i] for i in chunk])
+        fresh = {keys[i]: a for i, a in zip(chunk, answers, strict=True) if a is not None}
+        cache.put_many(fresh)
+        found.update(fresh)
+        if on_batch is not None:
+            on_batch(int(weight[chunk].sum()))
+    return [found.get(key) for key in keys]
 
 
 def cached_complete(
@@ -122,31 +160,26 @@ def cached_complete(
         cache = JudgeCache(None)
     slots: dict[Any, int] = {}
     owners: list[JudgeRequest] = []
+    keys: list[str] = []
     index = []
     for request in requests:
-        local = (request.kind, request.prompt.name, _freeze(judge.cache_inputs(request)))
+        inputs = freeze_inputs(judge.cache_inputs(request))
+        local = (request.kind, request.prompt.name, inputs)
         slot = slots.setdefault(local, len(owners))
         if slot == len(owners):
             owners.append(request)
+            keys.append(inputs_key(judge, request.kind, request.prompt, inputs))
         index.append(slot)
     weight = np.bincount(np.asarray(index, dtype=np.int64), minlength=len(owners))
-    keys = [request_key(judge, r) for r in owners]
-    found: dict[str, str] = cache.get_many(keys)
-    hit = [k in found for k in keys]
-    cache.stats.hits += int(sum(w for w, h in zip(weight, hit, strict=True) if h))
-    if on_batch is not None and any(hit):
-        on_batch(int(weight[np.asarray(hit)].sum()))
-    pending = [i for i, h in enumerate(hit) if not h]
-    cache.stats.misses += len(pending)
-    for start in range(0, len(pending), batch_size):
-        chunk = pending[start : start + batch_size]
-        answers = judge.complete([owners[i] for i in chunk])
-        fresh = {keys[i]: a for i, a in zip(chunk, answers, strict=True) if a is not None}
-        cache.put_many(fresh)
-        found.update(fresh)
-        if on_batch is not None:
-            on_batch(int(weight[chunk].sum()))
-    return [found.get(keys[slot]) for slot in index]
+    answers = answer_unique(judge, owners, keys, cache, weight, batch_size, on_batch)
+    return [answers[slot] for slot in index]
 
 
-__all__ = ["CacheStats", "JudgeCache", "cached_complete", "request_key"]
+__all__ = [
+    "CacheStats",
+    "JudgeCache",
+    "answer_unique",
+    "cached_complete",
+    "inputs_key",
+    "request_key",
+]

@@ -4,11 +4,12 @@ For every step and prompt the judge rates the logged action and answers the stru
 question; for every trajectory and prompt it answers the backward (temporal) question about
 that prompt's argmax actions. The answers become the three consistency terms
 ``(r^C, r^S, r^T)`` of every step (``consistency.py``). All judge calls go through one
-completion function, by default ``cache.cached_complete`` (batched, de-duplicated, cached).
+completion path, by default ``batching.ask_steps`` (batched, de-duplicated, cached).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from rewardgym.envs.trajectories.embeddings import CachedEmbedder
 from rewardgym.wrappers.coren import consistency
+from rewardgym.wrappers.coren.batching import AnswerTable, CompleteFn, ask_steps, map_distinct
 from rewardgym.wrappers.coren.cache import JudgeCache, cached_complete
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.grounding import format_answer
@@ -28,9 +30,6 @@ from rewardgym.wrappers.coren.judges.base import (
     parse_yes_no,
 )
 from rewardgym.wrappers.coren.prompts import Prompt
-
-CompleteFn = Callable[[Sequence[JudgeRequest]], list[str | None]]
-"""Answers a list of requests (one text or ``None`` each)."""
 
 
 @dataclass
@@ -81,7 +80,9 @@ def score_trajectories(
 
     ``references[i][t]`` is the reference answer (already retrieved from the QA bank) of the
     structural question at step ``t`` of trajectory ``i``. ``progress`` is called with the
-    number of requests answered since its last call.
+    number of requests answered since its last call. The terms of all steps are computed at
+    once over ``(S, N)`` arrays; every rule works row by row, so this equals scoring each
+    trajectory on its own.
     """
     if len(references) != len(trajectories):
         raise ValueError(
@@ -89,89 +90,101 @@ def score_trajectories(
             "reference lists; give one reference answer per step"
         )
 
-    def ask(requests: list[JudgeRequest]) -> list[str | None]:
-        if complete is not None:
-            answers = complete(requests)
-            if progress is not None:
-                progress(len(requests))
-            return answers
-        return cached_complete(judge, requests, cache, batch_size, progress)
+    def ask(kind: str) -> AnswerTable:
+        return ask_steps(kind, flat, prompts, judge, cache, batch_size, progress, complete)
 
+    flat = [step for traj in trajectories for step in traj]
+    lengths = [len(traj) for traj in trajectories]
+    bounds = np.cumsum([0, *lengths])
+    owner = np.repeat(np.arange(len(trajectories)), lengths)
     counts = EnsembleCounts()
-    n_prompts = len(prompts)
-    steps = [(i, t) for i, traj in enumerate(trajectories) for t in range(len(traj))]
-    rate = [JudgeRequest("rate", p, trajectories[i][t]) for i, t in steps for p in prompts]
-    structural = [
-        JudgeRequest("structural", p, trajectories[i][t]) for i, t in steps for p in prompts
-    ]
-    counts.rate_requests, counts.structural_requests = len(rate), len(structural)
-    # Answers repeat heavily (a few dozen distinct texts), so each one is parsed once.
-    rating_of: dict[str | None, int | None] = {}
-    ratings = [
-        rating_of[a] if a in rating_of else rating_of.setdefault(a, parse_rating(a))
-        for a in ask(rate)
-    ]
-    objects_of: dict[str | None, tuple[str, ...] | None] = {}
-    answers = [
-        objects_of[a] if a in objects_of else objects_of.setdefault(a, parse_object_list(a))
-        for a in ask(structural)
-    ]
-    counts.rate_abstentions = sum(r is None for r in ratings)
-    counts.structural_abstentions = sum(a is None for a in answers)
+    counts.rate_requests = counts.structural_requests = len(flat) * len(prompts)
 
-    flat_votes = np.array([np.nan if r is None else r for r in ratings], dtype=np.float64)
-    flat_votes = flat_votes.reshape(len(steps), n_prompts)
-    canonical = [format_answer(a) if a is not None else "" for a in answers]
-    refs = [references[i][t] for i, t in steps for _ in prompts]
-    flat_sims = _answer_similarity(embedder, canonical, refs).reshape(len(steps), n_prompts)
+    rate = ask("rate")
+    ratings = [np.nan if r is None else r for r in rate.parsed(parse_rating)]
+    votes = np.array(ratings, dtype=np.float64)[rate.index]
+    counts.rate_abstentions = int(np.isnan(votes).sum())
 
-    offsets = np.cumsum([0, *[len(traj) for traj in trajectories]])
-    temporal_requests: list[JudgeRequest] = []
-    for i, traj in enumerate(trajectories):
-        votes = flat_votes[offsets[i] : offsets[i + 1]]
-        for n, prompt in enumerate(prompts):
-            chosen = consistency.argmax_steps(votes[:, n])
-            if chosen.size:
-                actions = tuple(traj[int(t)].action for t in chosen)
-                probe = Transition(traj[0].instruction, "", "")
-                temporal_requests.append(JudgeRequest("temporal", prompt, probe, actions=actions))
-    counts.temporal_requests = len(temporal_requests)
-    verdicts = iter([parse_yes_no(a) for a in ask(temporal_requests)])
-    counts.temporal_abstentions = 0
+    structural = ask("structural")
+    objects = structural.parsed(parse_object_list)
+    missing = np.array([a is None for a in objects], dtype=bool)
+    counts.structural_abstentions = int(missing[structural.index].sum())
+    canonical = map_distinct(lambda a: format_answer(a) if a is not None else "", objects)
+    refs = [r for refs_of_traj in references for r in refs_of_traj]
+    sims = _answer_similarity(embedder, canonical, structural.index, refs)
 
-    scored: list[ScoredTrajectory] = []
-    abstained = {"C": 0, "S": 0, "T": 0}
-    for i in range(len(trajectories)):
-        votes = flat_votes[offsets[i] : offsets[i + 1]]
-        sims = flat_sims[offsets[i] : offsets[i + 1]]
-        verified: list[bool | None] = []
-        for n in range(n_prompts):
-            if consistency.argmax_steps(votes[:, n]).size:
-                verdict = next(verdicts)
-                counts.temporal_abstentions += verdict is None
-                verified.append(verdict)
-            else:
-                verified.append(None)
-        gate = consistency.structural_gate(sims, similarity_threshold)
-        keep = consistency.temporal_keep(votes, verified) if len(votes) else np.zeros_like(gate)
-        terms = (
-            np.stack(
-                [
-                    consistency.contextual(votes),
-                    consistency.structural(votes, gate),
-                    consistency.temporal(votes, verified),
-                ],
-                axis=1,
-            )
-            if len(votes)
-            else np.zeros((0, 3))
-        )
-        abstained["C"] += int(consistency.all_abstained(votes).sum())
-        abstained["S"] += int((~gate | np.isnan(votes)).all(axis=1).sum())
-        abstained["T"] += int((~keep).all(axis=1).sum())
-        scored.append(ScoredTrajectory(votes, sims, verified, terms))
-    counts.abstained_steps = abstained
+    chosen = _argmax_mask(votes, owner, len(trajectories))
+    asked, requests = _temporal_requests(chosen, owner, bounds, flat, prompts)
+    counts.temporal_requests = len(requests)
+    if complete is not None:
+        replies = complete(requests)
+        if progress is not None:
+            progress(len(requests))
+    else:
+        replies = cached_complete(judge, requests, cache, batch_size, progress)
+    verdicts = map_distinct(parse_yes_no, replies)
+    counts.temporal_abstentions = sum(v is None for v in verdicts)
+    verified: list[list[bool | None]] = [[None] * len(prompts) for _ in trajectories]
+    for (i, n), verdict in zip(asked, verdicts, strict=True):
+        verified[i][n] = verdict
+
+    failed = np.array([[v is False for v in row] for row in verified], dtype=bool)
+    failed = failed.reshape(len(trajectories), len(prompts))
+    gate = consistency.structural_gate(sims, similarity_threshold)
+    keep = ~np.isnan(votes) & ~(chosen & failed[owner])
+    terms = np.stack(
+        [
+            consistency.contextual(votes),
+            consistency.structural(votes, gate),
+            consistency.majority_votes(np.where(keep, votes, np.nan)),
+        ],
+        axis=1,
+    )
+    counts.abstained_steps = {
+        "C": int(consistency.all_abstained(votes).sum()),
+        "S": int((~gate | np.isnan(votes)).all(axis=1).sum()),
+        "T": int((~keep).all(axis=1).sum()),
+    }
+    scored = [
+        ScoredTrajectory(votes[a:b], sims[a:b], verified[i], terms[a:b])
+        for i, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
+    ]
     return scored, counts
+
+
+def _argmax_mask(votes: np.ndarray, owner: np.ndarray, n_trajectories: int) -> np.ndarray:
+    """``H_n`` of every trajectory and prompt as one ``(S, N)`` mask (``consistency.argmax_steps``)."""
+    filled = np.where(np.isnan(votes), -np.inf, votes)
+    best = np.full((n_trajectories, votes.shape[1]), -np.inf)
+    np.maximum.at(best, owner, filled)
+    best[best <= 0] = np.nan  # no positive vote: nothing to verify
+    return np.asarray(filled == best[owner], dtype=bool)
+
+
+def _temporal_requests(
+    chosen: np.ndarray,
+    owner: np.ndarray,
+    bounds: np.ndarray,
+    flat: Sequence[Transition],
+    prompts: Sequence[Prompt],
+) -> tuple[list[tuple[int, int]], list[JudgeRequest]]:
+    """The backward question of every (trajectory, prompt) with argmax steps, in that order."""
+    steps, columns = np.nonzero(chosen)
+    order = np.lexsort((steps, columns, owner[steps]))
+    steps, columns = steps[order], columns[order]
+    actions: dict[tuple[int, int], list[str]] = {}
+    for i, n, step in zip(owner[steps].tolist(), columns.tolist(), steps.tolist(), strict=True):
+        actions.setdefault((i, n), []).append(flat[step].action)
+    requests = [
+        JudgeRequest(
+            "temporal",
+            prompts[n],
+            Transition(flat[int(bounds[i])].instruction, "", ""),
+            actions=tuple(names),
+        )
+        for (i, n), names in actions.items()
+    ]
+    return list(actions), requests
 
 
 def combine_terms(
@@ -202,22 +215,28 @@ def combine_terms(
 
 
 def _answer_similarity(
-    embedder: CachedEmbedder, answers: Sequence[str], references: Sequence[str]
+    embedder: CachedEmbedder, answers: Sequence[str], index: np.ndarray, references: Sequence[str]
 ) -> np.ndarray:
-    """Cosine similarity of each answer with its reference (1 when equal, NaN when no answer)."""
-    unique = sorted({*answers, *references} - {""})
-    index = {text: row for row, text in enumerate(unique)}
+    """Cosine similarity of answer ``answers[index[s, n]]`` with ``references[s]``, ``(S, N)``.
+
+    It is 1 when the texts are equal and NaN when there is no answer (``""``); each distinct
+    (answer, reference) pair is computed once.
+    """
+    texts = {text: row for row, text in enumerate(dict.fromkeys([*answers, *references]))}
+    answer_ids = np.array([texts[a] for a in answers], dtype=np.int64)
+    reference_ids = np.array([texts[r] for r in references], dtype=np.int64)
+    pairs = answer_ids[index] * len(texts) + reference_ids[:, None]
+    distinct, inverse = np.unique(pairs, return_inverse=True)
+    unique = sorted(set(texts) - {""})
+    row = {text: i for i, text in enumerate(unique)}
     vectors = embedder.embed(unique) if unique else np.zeros((0, 1), dtype=np.float32)
-    out = np.full(len(answers), np.nan)
-    known: dict[tuple[str, str], float] = {}
-    for row, pair in enumerate(zip(answers, references, strict=True)):
-        if not pair[0]:
-            continue
-        if pair not in known:
-            a, b = pair
-            known[pair] = 1.0 if a == b else float(vectors[index[a]] @ vectors[index[b]])
-        out[row] = known[pair]
-    return out
+    names = list(texts)
+    values = np.full(len(distinct), np.nan)
+    for k, code in enumerate(distinct.tolist()):
+        a, b = names[code // len(texts)], names[code % len(texts)]
+        if a:
+            values[k] = 1.0 if a == b else float(vectors[row[a]] @ vectors[row[b]])
+    return values[inverse.reshape(-1)].reshape(index.shape)
 
 
 __all__ = [

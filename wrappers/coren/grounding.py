@@ -90,6 +90,8 @@ def step_transition(
 
 def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: str) -> list[Any]:
     """The ``Transition`` a judge sees at every step of ``episode``."""
+    if env_id.startswith(HOUSEHOLD_PREFIX) and "visible" in episode.observations:
+        return _household_transitions(episode, action_names)
     done: list[str] = []
     out = []
     columns = {k: v for k, v in episode.observations.items() if k in _READ_FIELDS}
@@ -100,6 +102,51 @@ def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: s
         if bool(episode.executable[t]):
             done.append(action)
     return out
+
+
+def _household_transitions(episode: Episode, action_names: Sequence[str]) -> list[Any]:
+    """``episode_transitions`` of a Household episode, reading each observation column at once."""
+    from rewardgym.wrappers.coren.judges.base import Transition
+
+    objects, rooms = _household_names()
+    columns = episode.observations
+    actions = [action_names[a] for a in episode.actions.tolist()]
+    texts = [str(x) for x in columns["text"]] if "text" in columns else [""] * len(actions)
+    visible = _names_by_row(np.asarray(columns["visible"]), objects)
+    held = [names[0] if names else "" for names in _names_by_row(columns["held"], objects)]
+    reachable = [_other_rooms(rooms, room) for room in np.asarray(columns["room"]).tolist()]
+    done: list[str] = []
+    out = []
+    for t, executable in enumerate(episode.executable.tolist()):
+        out.append(
+            Transition(
+                episode.instruction,
+                texts[t],
+                actions[t],
+                visible[t],
+                held[t],
+                reachable[t],
+                tuple(done),
+            )
+        )
+        if executable:
+            done.append(actions[t])
+    return out
+
+
+def _names_by_row(mask: np.ndarray, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """The names of the non-zero columns of every row of a ``(T, K)`` mask, in column order."""
+    mask = np.asarray(mask)
+    rows, cols = np.nonzero(mask)
+    ends = np.cumsum(np.bincount(rows, minlength=len(mask))).tolist()
+    picked = [names[c] for c in cols.tolist()]
+    return [tuple(picked[a:b]) for a, b in zip([0, *ends][:-1], ends, strict=True)]
+
+
+@lru_cache(maxsize=64)
+def _other_rooms(rooms: tuple[str, ...], room: int) -> tuple[str, ...]:
+    """Every room but ``room``: where an agent in ``room`` may still go."""
+    return tuple(r for i, r in enumerate(rooms) if i != room)
 
 
 def reference_answer(

@@ -122,6 +122,14 @@ class Judge(ABC):
         """What this judge's answer depends on, for the cache key (LLM judges: the prompt text)."""
         return request.text()
 
+    def batch_cache_inputs(
+        self, kind: str, prompt: Prompt, transitions: Sequence[Transition]
+    ) -> list[Any]:
+        """The hashable ``cache_inputs`` of a ``kind`` request under ``prompt`` for each transition."""
+        return [
+            freeze_inputs(self.cache_inputs(JudgeRequest(kind, prompt, t))) for t in transitions
+        ]
+
     def rate(self, requests: Sequence[JudgeRequest]) -> list[int | None]:
         """Rubric ratings for ``rate`` requests; ``None`` is an abstention."""
         return [parse_rating(a) for a in self.complete(requests)]
@@ -129,6 +137,15 @@ class Judge(ABC):
     def ask(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
         """Free-text answers to question requests; ``None`` where the backend failed."""
         return self.complete(requests)
+
+
+def freeze_inputs(value: Any) -> Any:
+    """A hashable copy of cache inputs made of nested lists and tuples (lists become tuples)."""
+    if isinstance(value, str | tuple):
+        return value
+    if isinstance(value, list):
+        return tuple(freeze_inputs(v) for v in value)
+    return value
 
 
 _INT = re.compile(r"(?<![\d.])([+-]?\d+)(?![\d.])")
@@ -188,6 +205,7 @@ __all__ = [
     "JudgeRequest",
     "JudgeStats",
     "Transition",
+    "freeze_inputs",
     "parse_object_list",
     "parse_rating",
     "parse_yes_no",

@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from rewardgym.envs.trajectories.embeddings import CachedEmbedder
-from rewardgym.wrappers.coren.embeddings import shared_embedder, similarity
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.coren.embeddings import SimilarityTable, shared_embedder
+from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest, Transition
 from rewardgym.wrappers.coren.prompts import Prompt
 
 DEFAULT_THRESHOLD_NEXT = 0.6
@@ -249,14 +249,32 @@ class EmbeddingJudge(Judge):
             return (t.instruction, request.actions)
         return (t.instruction, request.question, request.options, t.visible)
 
+    def batch_cache_inputs(
+        self, kind: str, prompt: Prompt, transitions: Sequence[Transition]
+    ) -> list[Any]:
+        """``cache_inputs`` of many transitions at once, without building their requests."""
+        if kind == "rate" and prompt.progress:
+            return [
+                (t.instruction, t.action, t.visible, t.held, t.reachable, t.completed)
+                for t in transitions
+            ]
+        if kind == "rate":
+            return [
+                (t.instruction, t.action, t.visible, t.held, t.reachable, ()) for t in transitions
+            ]
+        if kind == "structural":
+            return [(t.instruction, t.visible) for t in transitions]
+        return super().batch_cache_inputs(kind, prompt, transitions)
+
     def thresholds(self, prompt: Prompt) -> tuple[float, float]:
         """``(threshold_next, threshold_supportive)`` of ``prompt``: header, demonstrations or defaults."""
         if prompt.name in self._thresholds:
             return self._thresholds[prompt.name]
         by_rating: dict[int, list[float]] = {}
+        table = SimilarityTable(self.embedder)  # demonstrations are embedded as they come
         for demo in prompt.demonstrations:
             phrases = goal_phrases(demo.instruction, prompt.phrases)
-            by_rating.setdefault(demo.rating, []).append(self._score(demo.action, phrases))
+            by_rating.setdefault(demo.rating, []).append(_score(table, demo.action, phrases))
         means = {rating: float(np.mean(v)) for rating, v in by_rating.items()}
         low = [means[r] for r in (0, -1) if r in means]
         t_next = DEFAULT_THRESHOLD_NEXT
@@ -273,72 +291,102 @@ class EmbeddingJudge(Judge):
         self._thresholds[prompt.name] = result
         return result
 
-    def _sim(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-        return similarity(self.embedder, a, b)
-
-    def _score(self, action: str, phrases: Sequence[str]) -> float:
-        _, obj = action_object(action)
-        texts = [action.lower(), obj] if obj else [action.lower()]
-        return float(self._sim(texts, list(phrases)).max())
-
     def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
-        strings: set[str] = set()
-        for request in requests:
-            t = request.transition
-            strings.update(goal_phrases(t.instruction, request.prompt.phrases))
-            strings.update(a.lower() for a in (t.action, *t.completed, *request.actions) if a)
-            strings.update(action_object(a)[1] for a in (t.action, *request.actions) if a)
-            strings.update(t.visible)
-            strings.update(request.options)
-            if request.question:
-                strings.add(f"{request.question} {t.instruction}")
-        self.embedder.embed(sorted(s for s in strings if s))
-        return [self._answer(request) for request in requests]
+        table = SimilarityTable(self.embedder, _batch_strings(requests))
+        return [self._answer(request, table) for request in requests]
 
-    def _answer(self, request: JudgeRequest) -> str:
+    def _answer(self, request: JudgeRequest, table: SimilarityTable) -> str:
         t, prompt = request.transition, request.prompt
         t_next, t_sup = self.thresholds(prompt)
         phrases = goal_phrases(t.instruction, prompt.phrases)
         if request.kind == "rate":
-            return str(self._rate(t, prompt, phrases, t_next, t_sup))
+            return str(_rate(table, t, prompt, phrases, t_next, t_sup))
         if request.kind == "structural":
             if not t.visible:
                 return "none"
-            sims = self._sim(list(t.visible), list(phrases)).max(axis=1)
+            sims = table.similarity(t.visible, phrases).max(axis=1)
             relevant = sorted(o for o, s in zip(t.visible, sims, strict=True) if s >= t_sup)
             return ", ".join(relevant) or "none"
         if request.kind == "temporal":
-            actions = [a.lower() for a in request.actions]
+            actions = tuple(a.lower() for a in request.actions)
             if not actions:
                 return "no"
-            covered = self._sim(list(phrases), actions).max(axis=1) >= t_next
+            covered = table.similarity(phrases, actions).max(axis=1) >= t_next
             return "yes" if bool(covered.all()) else "no"
         query = f"{request.question} {t.instruction}"
-        candidates = list(request.options) or list(t.visible)
+        candidates = tuple(request.options) or t.visible
         if not candidates:
             return "none"
-        sims = self._sim([query], candidates)[0]
+        sims = table.similarity((query,), candidates)[0]
         return candidates[int(np.argmax(sims))]
 
-    def _rate(
-        self, t: Any, prompt: Prompt, phrases: tuple[str, ...], t_next: float, t_sup: float
-    ) -> int:
-        verb, obj = action_object(t.action)
-        if not _executable(verb, obj, t.visible, t.held, t.reachable):
-            return -2
-        repeated = False
-        if prompt.progress and t.completed:
-            done = [a.lower() for a in t.completed]
-            covered = self._sim(list(phrases), done).max(axis=1) >= t_next
-            remaining = tuple(p for p, c in zip(phrases, covered, strict=True) if not c)
-            phrases = remaining or phrases
-            repeated = t.action.lower() in done
-        score = self._score(t.action, phrases)
-        if score >= t_next:
-            return 1 if repeated else 2
-        if score >= t_sup:
-            return 1
-        return -1 if verb in SEARCH_VERBS else 0
+
+def _batch_strings(requests: Sequence[JudgeRequest]) -> set[str]:
+    """Every string the answers to ``requests`` compare, gathered from their distinct parts."""
+    goals: set[tuple[str, str]] = set()
+    actions: set[str] = set()
+    histories: set[tuple[str, ...]] = set()
+    names: set[tuple[str, ...]] = set()
+    strings: set[str] = set()
+    for request in requests:
+        t = request.transition
+        goals.add((t.instruction, request.prompt.phrases))
+        actions.add(t.action)
+        actions.update(request.actions)
+        histories.add(t.completed)
+        names.add(t.visible)
+        strings.update(request.options)
+        if request.question:
+            strings.add(f"{request.question} {t.instruction}")
+    for instruction, mode in goals:
+        strings.update(goal_phrases(instruction, mode))
+    for action in actions:
+        if action:
+            strings.update(_action_texts(action))
+    for history in histories:
+        strings.update(a.lower() for a in history)
+    for visible in names:
+        strings.update(visible)
+    return strings
+
+
+@lru_cache(maxsize=65536)
+def _action_texts(action: str) -> tuple[str, ...]:
+    """The texts an action is compared by: its lower-cased name, then its object if it has one."""
+    _, obj = action_object(action)
+    return (action.lower(), obj) if obj else (action.lower(),)
+
+
+def _score(table: SimilarityTable, action: str, phrases: tuple[str, ...]) -> float:
+    """The best similarity of the action text or its object to a goal phrase."""
+    return table.best(_action_texts(action), phrases)
+
+
+def _rate(
+    table: SimilarityTable,
+    t: Transition,
+    prompt: Prompt,
+    phrases: tuple[str, ...],
+    t_next: float,
+    t_sup: float,
+) -> int:
+    """The rubric rating of the logged action of ``t`` (see the module docstring, step 2-3)."""
+    verb, obj = action_object(t.action)
+    if not _executable(verb, obj, t.visible, t.held, t.reachable):
+        return -2
+    repeated = False
+    if prompt.progress and t.completed:
+        done = tuple(a.lower() for a in t.completed)
+        covered = table.similarity(phrases, done).max(axis=1) >= t_next
+        remaining = tuple(p for p, c in zip(phrases, covered, strict=True) if not c)
+        phrases = remaining or phrases
+        repeated = t.action.lower() in done
+    score = _score(table, t.action, phrases)
+    if score >= t_next:
+        return 1 if repeated else 2
+    if score >= t_sup:
+        return 1
+    return -1 if verb in SEARCH_VERBS else 0
 
 
 def _executable(
