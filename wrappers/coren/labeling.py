@@ -131,7 +131,9 @@ def judge_dataset(
     start = time.perf_counter()
     transitions = [episode_transitions(ep, data.action_names, data.env_id) for ep in data]
     references = _references(data, transitions, qa, embedder)
-    total = 2 * sum(len(t) for t in transitions) * len(prompts)
+    # Rate and structural questions for every step and prompt, plus at most one backward
+    # (temporal) question per trajectory and prompt; the bar closes at the true count.
+    total = (2 * sum(len(t) for t in transitions) + len(transitions)) * len(prompts)
     calls_before, failures_before = judge.stats.calls, judge.stats.failures
     hits_before = cache.stats.hits if cache is not None else 0
     from tqdm.auto import tqdm
@@ -149,6 +151,8 @@ def judge_dataset(
             progress=bar.update,
             complete=complete,
         )
+        bar.total = bar.n
+        bar.refresh()
     return JudgedDataset(
         data=data,
         transitions=transitions,
