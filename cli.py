@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from rewardgym.benchmarks.embodied import bench_embodied
+from rewardgym.benchmarks.shop import bench_shop
+from rewardgym.envs.shopping.commands import data_shop
+from rewardgym.envs.trajectories.commands import collect
+from rewardgym.wrappers.coren.commands import label_coren
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 data_app = typer.Typer(no_args_is_help=True, help="Build or collect data sets.")
@@ -12,27 +20,26 @@ app.add_typer(data_app, name="data")
 app.add_typer(label_app, name="label")
 app.add_typer(bench_app, name="bench")
 
-# Each concept owns its command; the commands import their heavy dependencies lazily.
-from rewardgym.envs.shopping.commands import data_shop  # noqa: E402
-
+# Each concept owns its command; the command modules import their heavy dependencies lazily.
 data_app.command("shop")(data_shop)
-from rewardgym.envs.trajectories.commands import collect  # noqa: E402
-
 data_app.command("collect")(collect)
-from rewardgym.wrappers.coren.commands import label_coren  # noqa: E402
-
 label_app.command("coren")(label_coren)
-from rewardgym.benchmarks.shop import bench_shop  # noqa: E402
-
 bench_app.command("shop")(bench_shop)
+bench_app.command("embodied")(bench_embodied)
 
 
 @app.command()
-def demo() -> None:
-    """Run the main job: every benchmark suite at its quick preset on the embedded data."""
+def demo(
+    out: Annotated[
+        str, typer.Option(help="Directory for every suite's results.")
+    ] = "results",
+) -> None:
+    """Run the main job: baseline shoppers, then both benchmark suites at their quick presets."""
+    from pathlib import Path
+
     from rewardgym.benchmarks.demo import run_demo
 
-    run_demo()
+    run_demo(Path(out))
 
 
 def main() -> None:

@@ -1,20 +1,43 @@
-"""The main job behind ``make demo``: build the embedded data and run every suite's quick preset."""
+"""The main job behind ``make demo``: baseline shoppers, then both suites' quick presets."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from rich.console import Console
 
-from rewardgym.benchmarks.shop_baselines import run_shop_baselines
-
 
 def run_demo(out: Path = Path("results")) -> None:
-    """Build the default data and print the baseline shopper table (results under ``out``)."""
+    """Build the default data, score the baselines, and run ``bench shop`` and ``bench embodied`` quick."""
+    from rewardgym.benchmarks.embodied import run_bench_embodied
+    from rewardgym.benchmarks.shop import run_bench_shop
+    from rewardgym.benchmarks.shop_baselines import run_shop_baselines
+
     console = Console()
-    console.rule("rewardgym demo: shopping baselines on the embedded synthetic corpus")
-    run_shop_baselines(out / "shop-baselines")
-    console.print(f"\nResults written under {out}/")
-
-
-__all__ = ["run_demo"]
+    timings: dict[str, float] = {}
+    stages = [
+        (
+            "shopping baselines on the embedded synthetic corpus",
+            "shop-baselines",
+            lambda: run_shop_baselines(out / "shop-baselines"),
+        ),
+        (
+            "shopping LLM suite (SFT, GRPO, Shop-R1), quick preset",
+            "shop",
+            lambda: run_bench_shop("quick", out / "shop"),
+        ),
+        (
+            "embodied suite (COREN x CQL / IQL / BC), quick preset",
+            "embodied",
+            lambda: run_bench_embodied("quick", out / "embodied"),
+        ),
+    ]
+    for title, name, stage in stages:
+        console.rule(f"rewardgym demo: {title}")
+        start = time.perf_counter()
+        stage()
+        timings[name] = time.perf_counter() - start
+    console.rule("rewardgym demo: done")
+    for name, seconds in timings.items():
+        console.print(f"{name:>16}: {seconds / 60:5.1f} min  ->  {out / name}/")

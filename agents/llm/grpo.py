@@ -1,0 +1,184 @@
+"""GRPO with TRL's ``GRPOTrainer``, rewarded by stepping the env and its wrapper stack.
+
+The policy starts from a saved model (the SFT cold start, or the raw default model) whose path
+also rebuilds TRL's frozen reference for the KL term (beta = 0.001, Shop-R1's). Each step
+samples ``num_generations`` completions for each of ``prompts_per_step`` logged steps;
+:class:`~rewardgym.agents.llm.rewards.EnvReward` scores them through the wrapper. When the
+stack pays self-certainty, a ``rollout_func`` samples with the trainer's own model and records
+the policy's per-token certainty from the logits of the very forward passes that sampled
+(:mod:`rewardgym.agents.llm.generation`), so no extra forward pass is spent; with vLLM, one
+no-grad forward pass of the trainer's model computes it instead. Checkpoints are written every
+``save_steps``; a killed run resumes from the last one with the same data order (TRL's seeded
+``RepeatSampler`` plus the Trainer's batch skipping and saved RNG states).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import gymnasium as gym
+
+from rewardgym.agents.llm.config import GRPORunConfig
+from rewardgym.agents.llm.dataset import DataArg, make_env
+from rewardgym.agents.llm.generation import generate, rationale_positions
+from rewardgym.agents.llm.model import load_tokenizer, offline, save_model
+from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
+from rewardgym.wrappers.self_certainty import CertaintyKind
+
+if TYPE_CHECKING:
+    from datasets import Dataset
+    from transformers import TrainerCallback
+
+ORDER_LOG = "data_order.jsonl"
+
+
+@dataclass(frozen=True)
+class GRPOResult:
+    """The trained model's path, TRL's log history, and where the time went."""
+
+    path: Path
+    log_history: list[dict[str, Any]]
+    seconds: float
+    reward_seconds: float
+    steps: int
+
+    def series(self, key: str) -> list[float]:
+        """One logged metric over the steps (e.g. ``reward`` or ``reward_terms/type``)."""
+        return [float(r[key]) for r in self.log_history if key in r]
+
+
+def make_rollout(kind: CertaintyKind) -> Any:
+    """A TRL ``rollout_func`` sampling with the trainer's model and recording rationale certainty."""
+
+    def rollout(prompts: list[Any], trainer: Any) -> dict[str, Any]:
+        from trl.models import unwrap_model_for_generation
+
+        tokenizer = trainer.processing_class
+        prompt_ids = tokenizer(text=[str(p) for p in prompts], add_special_tokens=False)[
+            "input_ids"
+        ]
+        with unwrap_model_for_generation(
+            trainer.model_wrapped,
+            trainer.accelerator,
+            gather_deepspeed3_params=trainer.args.ds3_gather_for_generation,
+        ) as model:
+            result = generate(
+                model, tokenizer, prompt_ids, trainer.generation_config, certainty=kind
+            )
+        texts = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
+        assert result.certainty is not None
+        rationale = []
+        for ids, text, values in zip(result.completion_ids, texts, result.certainty, strict=True):
+            positions = rationale_positions(tokenizer, ids, text)
+            rationale.append(values[positions[positions < len(values)]])
+        return {
+            "prompt_ids": prompt_ids,
+            "completion_ids": result.completion_ids,
+            "logprobs": None,
+            "rationale_certainty": rationale,
+        }
+
+    return rollout
+
+
+def last_checkpoint(out: str | os.PathLike[str]) -> Path | None:
+    """The newest ``checkpoint-N`` directory under ``out/trainer``, or None."""
+    root = Path(out) / "trainer"
+    found = [p for p in root.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
+    return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
+
+
+def train_grpo(
+    model_path: str | os.PathLike[str],
+    dataset: Dataset,
+    out: str | os.PathLike[str],
+    wrapper: WrapperFactory | None = None,
+    config: GRPORunConfig | None = None,
+    *,
+    data: DataArg = None,
+    env_kwargs: Mapping[str, Any] | None = None,
+    resume: bool = True,
+    progress: bool = True,
+    use_vllm: bool = False,
+    callbacks: Sequence[TrainerCallback] = (),
+    desc: str = "",
+) -> GRPOResult:
+    """Train with GRPO from ``model_path`` on ``dataset`` rows; save the policy under ``out/model``.
+
+    ``wrapper`` wraps a fresh training-split env (None keeps the env's own exact-match reward);
+    ``dataset`` holds ``prompt``, ``session`` and ``step`` columns (extra columns are ignored).
+    """
+    import torch
+    from trl import GRPOConfig, GRPOTrainer
+
+    from rewardgym.agents.llm.callbacks import CompactProgress, quiet
+
+    offline()
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    config = config or GRPORunConfig()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    env: gym.Env = make_env(data, "train", env_kwargs or {})
+    env = wrapper(env) if wrapper is not None else env
+    reward = EnvReward(env, order_log=out / ORDER_LOG)
+    tokenizer = load_tokenizer(model_path)
+    columns = [c for c in dataset.column_names if c not in ("prompt", "session", "step")]
+    train = dataset.remove_columns(columns)
+    args = GRPOConfig(
+        output_dir=str(out / "trainer"),
+        max_steps=config.steps,
+        learning_rate=config.learning_rate,
+        beta=config.beta,
+        num_generations=config.num_generations,
+        per_device_train_batch_size=config.prompts_per_step * config.num_generations,
+        gradient_accumulation_steps=1,
+        max_completion_length=config.max_completion_tokens,
+        temperature=config.temperature,
+        top_p=1.0,
+        scale_rewards=config.scale_rewards,
+        loss_type="grpo",
+        save_strategy="steps",
+        save_steps=config.save_steps,
+        logging_steps=1,
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=not torch.cuda.is_available(),
+        disable_tqdm=True,
+        use_vllm=use_vllm,
+        model_init_kwargs={"dtype": "float32"},
+    )
+    rollout = make_rollout(reward.kind) if reward.kind is not None and not use_vllm else None
+    trainer = GRPOTrainer(
+        model=str(model_path),
+        reward_funcs=[cast(Any, reward)],
+        args=args,
+        train_dataset=train,
+        processing_class=tokenizer,
+        rollout_func=rollout,
+        callbacks=list(callbacks),
+    )
+    policy: Any = trainer.model
+    reward.bind_model(policy, tokenizer)
+    quiet(trainer, CompactProgress(f"GRPO {desc}", ("reward", "kl"), enabled=progress))
+    checkpoint = last_checkpoint(out) if resume else None
+    start = time.perf_counter()
+    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+    seconds = time.perf_counter() - start
+    path = save_model(policy, tokenizer, out / "model")
+    env.close()
+    return GRPOResult(
+        path,
+        list(trainer.state.log_history),
+        seconds,
+        reward.seconds,
+        int(trainer.state.global_step),
+    )
+
+
+__all__ = ["ORDER_LOG", "GRPOResult", "last_checkpoint", "make_rollout", "train_grpo"]

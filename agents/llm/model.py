@@ -1,0 +1,157 @@
+"""Build the default small Qwen2-style decoder, or load any local Hugging Face causal LM.
+
+The default model needs no download: :func:`create_default_model` trains a BPE tokenizer on the
+session corpus, builds a randomly initialised ``Qwen2ForCausalLM`` of a few million parameters
+from :class:`~rewardgym.agents.llm.config.ModelConfig`, and saves both with ``save_pretrained``
+(safetensors). :func:`load_model` opens that directory, a trained checkpoint, or any local
+Hugging Face causal-LM path, always offline.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rewardgym.agents.llm.config import ModelConfig
+from rewardgym.agents.llm.prompt import build_prompt
+from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
+from rewardgym.envs.shopping.store import SessionStore
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase, PreTrainedTokenizerFast
+
+
+def offline() -> None:
+    """Forbid the Hugging Face hub for this process: every model and tokenizer is a local path."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def quiet_libraries() -> None:
+    """Silence the per-file progress bars and deprecation chatter of transformers and datasets."""
+    import warnings
+
+    import datasets
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
+    datasets.disable_progress_bars()
+    warnings.filterwarnings("ignore", category=FutureWarning, module="transformers")
+    warnings.filterwarnings("ignore", category=UserWarning, module="trl")
+
+
+def build_model(
+    config: ModelConfig, tokenizer: PreTrainedTokenizerFast, seed: int = 0
+) -> PreTrainedModel:
+    """A randomly initialised ``Qwen2ForCausalLM`` of ``config``'s size over ``tokenizer``'s vocabulary."""
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    if config.hidden_size % config.num_heads or config.num_heads % config.num_kv_heads:
+        raise ValueError(
+            f"ModelConfig: hidden_size ({config.hidden_size}) must be divisible by num_heads "
+            f"({config.num_heads}), and num_heads by num_kv_heads ({config.num_kv_heads})"
+        )
+    torch.manual_seed(seed)
+    qwen = Qwen2Config(
+        vocab_size=len(tokenizer),
+        hidden_size=config.hidden_size,
+        intermediate_size=config.intermediate_size,
+        num_hidden_layers=config.num_layers,
+        num_attention_heads=config.num_heads,
+        num_key_value_heads=config.num_kv_heads,
+        max_position_embeddings=config.max_positions,
+        tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None,
+    )
+    model = Qwen2ForCausalLM(qwen)
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.bos_token_id = None
+    return model
+
+
+def create_default_model(
+    out: str | os.PathLike[str],
+    store: SessionStore,
+    train_sessions: Sequence[int],
+    config: ModelConfig | None = None,
+    seed: int = 0,
+) -> Path:
+    """Train the tokenizer on training sessions, build the default model, save both under ``out``."""
+    offline()
+    config = config or ModelConfig()
+    sessions = list(train_sessions)[: config.tokenizer_sessions]
+    tokenizer = train_tokenizer(
+        corpus_texts(store, sessions, frame=[build_prompt("")]), config.vocab_size
+    )
+    model = build_model(config, tokenizer, seed=seed)
+    path = Path(out)
+    save_model(model, tokenizer, path)
+    return path
+
+
+def save_model(
+    model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, out: str | os.PathLike[str]
+) -> Path:
+    """Save a model and its tokenizer with ``save_pretrained`` (safetensors) into ``out``."""
+    path = Path(out)
+    path.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(path, safe_serialization=True)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def load_model(
+    path: str | os.PathLike[str],
+) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    """A local causal LM and its tokenizer (left padding, a pad token), in eval mode, on the CPU."""
+    offline()
+    quiet_libraries()
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    location = Path(path).expanduser()
+    if not (location / "config.json").is_file():
+        raise FileNotFoundError(
+            f"model path {str(path)!r} holds no config.json; pass a directory saved with "
+            "save_pretrained (a Hugging Face causal LM), or omit it to build the default model"
+        )
+    tokenizer = prepare_tokenizer(AutoTokenizer.from_pretrained(location))
+    model = AutoModelForCausalLM.from_pretrained(location)
+    if model.generation_config.pad_token_id is None:
+        model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.eval()
+    return model, tokenizer
+
+
+def load_tokenizer(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
+    """The tokenizer saved with a local model (left padding, a pad token), without its weights."""
+    offline()
+    quiet_libraries()
+    from transformers import AutoTokenizer
+
+    return prepare_tokenizer(AutoTokenizer.from_pretrained(Path(path).expanduser()))
+
+
+def count_parameters(model: PreTrainedModel) -> int:
+    """Number of trainable parameters."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+__all__ = [
+    "build_model",
+    "count_parameters",
+    "create_default_model",
+    "load_model",
+    "load_tokenizer",
+    "offline",
+    "quiet_libraries",
+    "save_model",
+]

@@ -1,0 +1,135 @@
+"""``LLMPolicy``: a causal LM that answers ``ShopSession-v0`` observations in batches.
+
+It turns each observation into a prompt (:class:`~rewardgym.agents.llm.prompt.PromptBuilder`),
+samples at the configured temperature (0.6 by default, Shop-R1's), and returns the raw texts
+the env expects, or :class:`~rewardgym.wrappers.PolicyOutput` objects that also carry the
+rationale tokens' self-certainty for ``ShopR1Reward``. Seeded: the same seed and inputs give the
+same outputs.
+
+Example:
+    >>> from rewardgym.agents.llm import LLMPolicy  # doctest: +SKIP
+    >>> policy = LLMPolicy.from_path("runs/shop/sft")  # doctest: +SKIP
+    >>> texts = policy(observations)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
+from rewardgym.agents.llm.generation import generate, policy_output
+from rewardgym.agents.llm.model import load_model
+from rewardgym.agents.llm.prompt import PromptBuilder
+from rewardgym.wrappers.policy_output import PolicyOutput
+from rewardgym.wrappers.self_certainty import CertaintyKind
+
+if TYPE_CHECKING:
+    from transformers import GenerationConfig, PreTrainedModel, PreTrainedTokenizerBase
+
+
+def generation_config(
+    tokenizer: PreTrainedTokenizerBase, temperature: float, top_p: float, max_new_tokens: int
+) -> GenerationConfig:
+    """Sampling settings (greedy when ``temperature`` is 0) that stop at the tokenizer's EOS."""
+    from transformers import GenerationConfig
+
+    sample = temperature > 0
+    return GenerationConfig(
+        max_new_tokens=max_new_tokens,
+        do_sample=sample,
+        temperature=temperature if sample else None,
+        top_p=top_p if sample else None,
+        top_k=None,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None,
+    )
+
+
+class LLMPolicy:
+    """Batch policy over a Hugging Face causal LM: observations in, raw JSON-ish texts out."""
+
+    def __init__(
+        self,
+        model: PreTrainedModel,
+        tokenizer: PreTrainedTokenizerBase,
+        prompt: PromptConfig | None = None,
+        sampling: SamplingConfig | None = None,
+        *,
+        seed: int = 0,
+    ) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.prompt_config = prompt or PromptConfig()
+        self.sampling = sampling or SamplingConfig()
+        self.prompts = PromptBuilder(tokenizer, self.prompt_config)
+        self.seed = seed
+        self._calls = 0
+        self._config = generation_config(
+            tokenizer, self.sampling.temperature, self.sampling.top_p, self.sampling.max_new_tokens
+        )
+
+    @classmethod
+    def from_path(
+        cls,
+        path: str | os.PathLike[str],
+        prompt: PromptConfig | None = None,
+        sampling: SamplingConfig | None = None,
+        *,
+        seed: int = 0,
+    ) -> LLMPolicy:
+        """Load a local model directory (the default model, a checkpoint, any HF causal LM)."""
+        model, tokenizer = load_model(path)
+        return cls(model, tokenizer, prompt, sampling, seed=seed)
+
+    def _sample(
+        self, observations: Sequence[Mapping[str, Any]], certainty: CertaintyKind | None
+    ) -> tuple[list[list[int]], list[str], list[Any] | None]:
+        import torch
+
+        self.model.eval()
+        texts, ids, values = [], [], []
+        size = self.sampling.batch_size
+        prompts = [self.prompts(o) for o in observations]
+        for start in range(0, len(prompts), size):
+            # One seed per batch keeps results independent of how many batches ran before.
+            torch.manual_seed(self.seed * 1_000_003 + self._calls)
+            self._calls += 1
+            chunk = prompts[start : start + size]
+            encoded = self.tokenizer(chunk, add_special_tokens=False)["input_ids"]
+            result = generate(
+                self.model, self.tokenizer, encoded, self._config, certainty=certainty
+            )
+            ids.extend(result.completion_ids)
+            texts.extend(
+                self.tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
+            )
+            if result.certainty is not None:
+                values.extend(result.certainty)
+        return ids, texts, values if certainty is not None else None
+
+    def reset_seed(self, seed: int | None = None) -> None:
+        """Restart the sampling stream (optionally under a new seed)."""
+        if seed is not None:
+            self.seed = seed
+        self._calls = 0
+
+    def __call__(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Raw completions for a batch of observations, as ``env.step`` takes them."""
+        return self._sample(observations, None)[1]
+
+    def act_with_certainty(
+        self, observations: Sequence[Mapping[str, Any]], kind: CertaintyKind = "paper"
+    ) -> list[PolicyOutput]:
+        """Completions with their rationale tokens' self-certainty, for ``ShopR1Reward.step``."""
+        ids, texts, values = self._sample(observations, kind)
+        assert values is not None
+        return [
+            policy_output(self.tokenizer, i, t, v)
+            for i, t, v in zip(ids, texts, values, strict=True)
+        ]
+
+
+__all__ = ["LLMPolicy", "generation_config"]

@@ -1,0 +1,176 @@
+"""GRPO's reward: step the registered env and its wrapper stack at each completion's logged step.
+
+The wrapper stack is the single source of reward. :class:`EnvReward` is a TRL reward function
+(``(prompts, completions, **columns) -> list[float]``) that, for each completion, resets the env
+to the row's session, replays the human's earlier steps (teacher forcing, as the env does) and
+steps the completion, returning the reward the outermost wrapper gives. Swapping
+``ShopR1Reward`` for ``BinaryMatchReward`` or a user's wrapper changes training and nothing
+else. When the stack pays a self-certainty term (:func:`certainty_kind`), the completion goes in
+as a :class:`~rewardgym.wrappers.PolicyOutput` carrying its rationale tokens' self-certainty.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
+import numpy as np
+
+from rewardgym.agents.llm.generation import rationale_positions
+from rewardgym.wrappers.policy_output import PolicyOutput
+from rewardgym.wrappers.self_certainty import CertaintyKind, token_self_certainty
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+WrapperFactory = Callable[[gym.Env], gym.Env]
+"""Builds the reward wrapper stack around a fresh ``ShopSession-v0`` env."""
+
+
+def certainty_kind(env: gym.Env) -> CertaintyKind | None:
+    """The self-certainty kind a wrapper of ``env`` pays for (alpha > 0), or None when none does.
+
+    A wrapper declares it with a ``config`` holding ``alpha`` and ``self_certainty_kind`` (as
+    :class:`~rewardgym.wrappers.ShopR1Config` does) or a ``self_certainty_kind`` attribute.
+    """
+    layer: Any = env
+    while layer is not None:
+        kind = getattr(layer, "self_certainty_kind", None)
+        config = getattr(layer, "config", None)
+        if kind is None and config is not None and getattr(config, "alpha", 0) > 0:
+            kind = getattr(config, "self_certainty_kind", None)
+        if kind is not None:
+            return kind
+        layer = getattr(layer, "env", None)
+    return None
+
+
+class EnvReward:
+    """A TRL reward function that scores completions by stepping the env + wrapper stack."""
+
+    __name__ = "env_reward"
+
+    def __init__(self, env: gym.Env, *, order_log: str | Path | None = None) -> None:
+        self.env = env
+        self.kind = certainty_kind(env)
+        self.order_log = Path(order_log) if order_log is not None else None
+        self.durations: list[float] = []
+        self.model: PreTrainedModel | None = None
+        self.tokenizer: PreTrainedTokenizerBase | None = None
+
+    @property
+    def seconds(self) -> float:
+        """Wall time spent in this reward function so far (env stepping and scoring)."""
+        return float(sum(self.durations))
+
+    def bind_model(self, model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> None:
+        """Use ``model`` for self-certainty by an extra forward pass when rollouts bring none."""
+        self.model, self.tokenizer = model, tokenizer
+
+    def score(self, output: str | PolicyOutput, session: int, step: int) -> tuple[float, dict]:
+        """The wrapper stack's reward and info for ``output`` at step ``step`` of ``session``."""
+        self.env.reset(options={"session": int(session)})
+        for _ in range(int(step)):
+            self.env.step("")
+        _, reward, _, _, info = self.env.step(output)
+        return float(reward), info
+
+    def __call__(
+        self,
+        prompts: Sequence[Any],
+        completions: Sequence[Any],
+        session: Sequence[int],
+        step: Sequence[int],
+        completion_ids: Sequence[Sequence[int]] | None = None,
+        rationale_certainty: Sequence[np.ndarray | None] | None = None,
+        trainer_state: Any = None,
+        log_metric: Callable[[str, float], None] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """One reward per completion, from the env's outermost wrapper."""
+        start = time.perf_counter()
+        texts = [c if isinstance(c, str) else str(c[-1]["content"]) for c in completions]
+        values = rationale_certainty
+        if self.kind is not None and values is None and completion_ids is not None:
+            values = self._forward_certainty(prompts, completion_ids, texts)
+        rewards: list[float] = []
+        terms: dict[str, list[float]] = defaultdict(list)
+        for k, (text, s, j) in enumerate(zip(texts, session, step, strict=True)):
+            certainty = values[k] if values is not None else None
+            output: str | PolicyOutput = (
+                PolicyOutput(text, rationale_token_certainty=certainty)
+                if self.kind is not None and certainty is not None
+                else text
+            )
+            reward, info = self.score(output, s, j)
+            rewards.append(reward)
+            for name, value in info.get("reward_terms", {}).items():
+                terms[name].append(float(value))
+        self.durations.append(time.perf_counter() - start)
+        if log_metric is not None:
+            for name, series in terms.items():
+                log_metric(f"reward_terms/{name}", float(np.mean(series)))
+        if self.order_log is not None:
+            global_step = int(getattr(trainer_state, "global_step", -1))
+            line = {
+                "step": global_step,
+                "rows": [[int(s), int(j)] for s, j in zip(session, step, strict=True)],
+            }
+            with open(self.order_log, "a") as handle:
+                handle.write(json.dumps(line) + "\n")
+        return rewards
+
+    def _forward_certainty(
+        self, prompts: Sequence[Any], completion_ids: Sequence[Sequence[int]], texts: list[str]
+    ) -> list[np.ndarray]:
+        if self.model is None or self.tokenizer is None or self.kind is None:
+            raise RuntimeError(
+                "EnvReward needs bind_model(model, tokenizer) to compute self-certainty when the "
+                "rollout does not supply it"
+            )
+        return forward_rationale_certainty(
+            self.model, self.tokenizer, [str(p) for p in prompts], completion_ids, texts, self.kind
+        )
+
+
+def forward_rationale_certainty(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    prompts: Sequence[str],
+    completion_ids: Sequence[Sequence[int]],
+    texts: Sequence[str],
+    kind: CertaintyKind,
+) -> list[np.ndarray]:
+    """Self-certainty of each completion's rationale tokens by one no-grad forward pass of ``model``."""
+    import torch
+
+    device = next(model.parameters()).device
+    prompt_ids = tokenizer(list(prompts), add_special_tokens=False)["input_ids"]
+    sequences = [list(p) + list(c) for p, c in zip(prompt_ids, completion_ids, strict=True)]
+    width = max(len(s) for s in sequences)
+    pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0)
+    ids = torch.full((len(sequences), width), pad, dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    for row, seq in enumerate(sequences):
+        ids[row, : len(seq)] = torch.tensor(seq)
+        mask[row, : len(seq)] = 1
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+    model.train(was_training)
+    values = []
+    for row, (p, c, text) in enumerate(zip(prompt_ids, completion_ids, texts, strict=True)):
+        positions = rationale_positions(tokenizer, c, text)
+        # The logits at position t predict token t + 1: completion token i is predicted at p + i - 1.
+        rows = logits[row, [len(p) + int(i) - 1 for i in positions]]
+        values.append(token_self_certainty(rows, kind) if len(positions) else np.zeros(0))
+    return values
+
+
+__all__ = ["EnvReward", "WrapperFactory", "certainty_kind", "forward_rationale_certainty"]

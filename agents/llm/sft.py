@@ -1,0 +1,120 @@
+"""Supervised cold start: TRL's ``SFTTrainer`` on (context -> rationale + action JSON), loss on the completion.
+
+The dataset is the prompt-completion rows of :mod:`rewardgym.agents.llm.dataset`; TRL appends
+EOS to every completion and masks the prompt's tokens out of the loss
+(``completion_only_loss=True``). Defaults (4 epochs, learning rate 2e-5) are Shop-R1's; the
+trained model is saved with ``save_pretrained`` so that GRPO can rebuild it as its reference.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rewardgym.agents.llm.config import SFTRunConfig
+from rewardgym.agents.llm.model import load_model, offline, save_model
+
+if TYPE_CHECKING:
+    from datasets import Dataset
+
+
+@dataclass(frozen=True)
+class SFTResult:
+    """Where the fine-tuned model was saved, its loss curve and how long training took."""
+
+    path: Path
+    losses: list[float]
+    seconds: float
+    steps: int
+
+    @property
+    def first_loss(self) -> float:
+        """Training loss logged first."""
+        return self.losses[0] if self.losses else float("nan")
+
+    @property
+    def last_loss(self) -> float:
+        """Training loss logged last."""
+        return self.losses[-1] if self.losses else float("nan")
+
+
+def train_sft(
+    model_path: str | os.PathLike[str],
+    dataset: Dataset,
+    out: str | os.PathLike[str],
+    config: SFTRunConfig | None = None,
+    *,
+    max_length: int = 1024,
+    progress: bool = True,
+    logging_steps: int = 10,
+) -> SFTResult:
+    """Fine-tune the model at ``model_path`` on ``dataset``; save it under ``out/model``."""
+    import time
+
+    import torch
+    from trl import SFTConfig, SFTTrainer
+
+    from rewardgym.agents.llm.callbacks import CompactProgress, quiet
+
+    offline()
+    config = config or SFTRunConfig()
+    model, tokenizer = load_model(model_path)
+    tokenizer.padding_side = "right"
+    out = Path(out)
+    args = SFTConfig(
+        output_dir=str(out / "trainer"),
+        num_train_epochs=config.epochs,
+        learning_rate=config.learning_rate,
+        per_device_train_batch_size=config.batch_size,
+        warmup_steps=config.warmup_ratio,
+        lr_scheduler_type="cosine",
+        max_length=max_length,
+        completion_only_loss=True,
+        packing=False,
+        save_strategy="no",
+        logging_steps=logging_steps,
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=not torch.cuda.is_available(),
+        disable_tqdm=True,
+        dataloader_num_workers=0,
+    )
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer)
+    quiet(trainer, CompactProgress("SFT", ("loss",), enabled=progress))
+    start = time.perf_counter()
+    trainer.train()
+    seconds = time.perf_counter() - start
+    tokenizer.padding_side = "left"
+    trained: Any = trainer.model
+    path = save_model(trained, tokenizer, out / "model")
+    losses = [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
+    return SFTResult(path, losses, seconds, int(trainer.state.global_step))
+
+
+def completion_loss(
+    model_path: str | os.PathLike[str], dataset: Dataset, *, max_length: int = 1024, limit: int = 64
+) -> float:
+    """Mean token loss of the model on the completions of the first ``limit`` rows (prompt masked)."""
+    import torch
+
+    model, tokenizer = load_model(model_path)
+    total, count = 0.0, 0
+    rows: list[dict[str, Any]] = [dataset[i] for i in range(min(limit, len(dataset)))]
+    with torch.no_grad():
+        for row in rows:
+            prompt = tokenizer(row["prompt"], add_special_tokens=False)["input_ids"]
+            completion = tokenizer(row["completion"], add_special_tokens=False)["input_ids"]
+            ids = (prompt + completion + [tokenizer.eos_token_id])[-max_length:]
+            labels = list(ids)
+            cut = max(0, len(ids) - len(completion) - 1)
+            labels[:cut] = [-100] * cut
+            out = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
+            total += float(out.loss) * (len(ids) - cut - 1)
+            count += len(ids) - cut - 1
+    return total / max(count, 1)
+
+
+__all__ = ["SFTResult", "completion_loss", "train_sft"]

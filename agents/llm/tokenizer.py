@@ -1,0 +1,83 @@
+"""A byte-level BPE tokenizer trained here on the session corpus, wrapped as a Hugging Face tokenizer.
+
+Nothing is downloaded: the vocabulary is learned with the ``tokenizers`` library from the pages,
+actions and rationales of training sessions (and the prompt's fixed text), and the result is a
+``PreTrainedTokenizerFast`` that saves and loads with ``save_pretrained`` /
+``from_pretrained``. The prompt format is plain text (no chat template); ``<|endoftext|>`` ends
+every completion and doubles as the padding token. Byte-level BPE decodes any byte sequence, so
+the policy can emit any string and decoding round-trips every token id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from rewardgym.envs.shopping.context import build_context
+from rewardgym.envs.shopping.parsing import format_output
+from rewardgym.envs.shopping.store import SessionStore
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase, PreTrainedTokenizerFast
+
+EOS_TOKEN = "<|endoftext|>"
+SPECIAL_TOKENS = (EOS_TOKEN,)
+
+
+def corpus_texts(
+    store: SessionStore, sessions: Sequence[int], frame: Sequence[str] = ()
+) -> Iterator[str]:
+    """Texts the vocabulary is learned from: per step, the prompt frame, page, completion, context.
+
+    ``frame`` is the fixed text every prompt carries (instructions, headers); it is repeated once
+    per step, as often as the model will read it, so that BPE merges it into few tokens.
+    """
+    for index in sessions:
+        session = store.session(index)
+        for number, step in enumerate(session.steps):
+            yield from frame
+            yield step.page
+            yield format_output(step.rationale or "", step.action)
+            if number:
+                yield build_context(session.steps[number - 1 : number], step.page)
+
+
+def train_tokenizer(texts: Iterable[str], vocab_size: int = 1024) -> PreTrainedTokenizerFast:
+    """Train a byte-level BPE of ``vocab_size`` tokens on ``texts`` and wrap it for transformers."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    if vocab_size < 256 + len(SPECIAL_TOKENS):
+        raise ValueError(
+            f"vocab_size must be at least {256 + len(SPECIAL_TOKENS)} (the 256 byte tokens "
+            f"plus the special tokens), got {vocab_size}"
+        )
+    core = Tokenizer(models.BPE())
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    core.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=list(SPECIAL_TOKENS),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    core.train_from_iterator(texts, trainer=trainer)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=core,
+        eos_token=EOS_TOKEN,
+        pad_token=EOS_TOKEN,
+        model_max_length=1 << 20,
+    )
+    tokenizer.padding_side = "left"
+    return tokenizer
+
+
+def prepare_tokenizer(tokenizer: PreTrainedTokenizerBase) -> PreTrainedTokenizerBase:
+    """Make any loaded tokenizer usable for batch generation: a pad token and left padding."""
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    tokenizer.padding_side = "left"
+    return tokenizer
+
+
+__all__ = ["EOS_TOKEN", "SPECIAL_TOKENS", "corpus_texts", "prepare_tokenizer", "train_tokenizer"]

@@ -1,0 +1,123 @@
+"""Tokenizer, prompt, model round trips, self-certainty recording and the env reward function."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+
+from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
+from rewardgym.agents.llm.generation import generate, rationale_positions
+from rewardgym.agents.llm.model import build_model, load_model, save_model
+from rewardgym.agents.llm.policy import LLMPolicy, generation_config
+from rewardgym.agents.llm.prompt import FOOTER, INSTRUCTIONS, TRUNCATED, PromptBuilder
+from rewardgym.agents.llm.rewards import EnvReward, certainty_kind, forward_rationale_certainty
+from rewardgym.envs import SHOP_SESSION_ID
+from rewardgym.envs.shopping.parsing import format_output
+from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.wrappers import BinaryMatchReward, ShopR1Config, ShopR1Reward
+from rewardgym.wrappers.self_certainty import token_self_certainty
+
+
+def test_tokenizer_round_trips_and_reloads(tiny_model: Path, tiny_rows) -> None:
+    _, tokenizer = load_model(tiny_model)
+    for text in (tiny_rows[3].prompt, tiny_rows[3].completion, "ünïcode ✓ {}"):
+        ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+        assert tokenizer.decode(ids) == text
+    assert tokenizer.eos_token == tokenizer.pad_token == "<|endoftext|>"
+    assert tokenizer.padding_side == "left"
+
+
+def test_prompt_fits_budget_and_keeps_the_newest_context(tiny_model: Path) -> None:
+    _, tokenizer = load_model(tiny_model)
+    builder = PromptBuilder(tokenizer, PromptConfig(max_prompt_tokens=160))
+    context = "".join(f"<p>old line {i}</p>" for i in range(300)) + '<button name="place_order"/>'
+    prompt = builder({"context": context})
+    assert prompt.startswith(INSTRUCTIONS) and prompt.endswith(FOOTER)
+    assert TRUNCATED in prompt and '<button name="place_order"/>' in prompt
+    assert "old line 0<" not in prompt
+    assert len(tokenizer(prompt, add_special_tokens=False)["input_ids"]) <= 160
+    short = builder({"context": "<p>hi</p>"})
+    assert TRUNCATED not in short and "<p>hi</p>" in short
+
+
+def test_model_saves_and_loads_identically(tiny_model: Path, tiny_config, tmp_path: Path) -> None:
+    model, tokenizer = load_model(tiny_model)
+    other = build_model(tiny_config.model, tokenizer, seed=1)
+    save_model(other, tokenizer, tmp_path / "m")
+    loaded, _ = load_model(tmp_path / "m")
+    assert (tmp_path / "m" / "model.safetensors").is_file()
+    for (name, a), (_, b) in zip(
+        other.state_dict().items(), loaded.state_dict().items(), strict=True
+    ):
+        assert torch.equal(a, b), name
+    assert not torch.equal(model.model.embed_tokens.weight, other.model.embed_tokens.weight)
+
+
+def test_recorded_certainty_equals_a_forward_pass(tiny_model: Path, tiny_rows) -> None:
+    model, tokenizer = load_model(tiny_model)
+    prompts = [tiny_rows[0].prompt, tiny_rows[5].prompt]  # different lengths: left padding
+    prompt_ids = tokenizer(prompts, add_special_tokens=False)["input_ids"]
+    torch.manual_seed(0)
+    config = generation_config(tokenizer, 1.0, 1.0, 12)
+    result = generate(model, tokenizer, prompt_ids, config, certainty="paper")
+    assert result.certainty is not None
+    for p, c, values in zip(prompt_ids, result.completion_ids, result.certainty, strict=True):
+        with torch.no_grad():
+            logits = model(input_ids=torch.tensor([p + c])).logits[0]
+        expected = token_self_certainty(logits[len(p) - 1 : len(p) + len(c) - 1], "paper")
+        np.testing.assert_allclose(values, expected, rtol=1e-4, atol=1e-9)
+
+
+def test_rationale_positions_cover_the_rationale(tiny_model: Path) -> None:
+    model, tokenizer = load_model(tiny_model)
+    text = format_output("I want the blue one.", ShopAction("click", "product_2_title"))
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    positions = rationale_positions(tokenizer, ids, text)
+    covered = tokenizer.decode([ids[i] for i in positions])
+    assert "I want the blue one." in covered and "product_2_title" not in covered
+    values = forward_rationale_certainty(model, tokenizer, ["hello "], [ids], [text], "paper")
+    assert values[0].shape == positions.shape and (values[0] >= 0).all()
+
+
+def test_policy_is_seeded(tiny_model: Path, tiny_rows) -> None:
+    observations = [{"context": "<p>a page</p>"}, {"context": '<a name="checkout">Go</a>'}]
+    sampling = SamplingConfig(max_new_tokens=10, batch_size=1)
+    policy = LLMPolicy.from_path(tiny_model, PromptConfig(max_prompt_tokens=224), sampling)
+    first = policy(observations)
+    policy.reset_seed()
+    again = policy.act_with_certainty(observations)
+    assert [o.text for o in again] == first
+    policy.reset_seed(5)
+    assert policy(observations) != first or all(len(t) == 0 for t in first)
+
+
+def test_certainty_kind_follows_the_wrapper(shop_store: Path) -> None:
+    def make() -> gym.Env:
+        return gym.make(SHOP_SESSION_ID, data=shop_store)
+
+    assert certainty_kind(ShopR1Reward(make())) == "paper"
+    assert certainty_kind(ShopR1Reward(make(), ShopR1Config(self_certainty_kind="kang"))) == "kang"
+    assert certainty_kind(ShopR1Reward(make(), ShopR1Config.ablation("no-rationale"))) is None
+    assert certainty_kind(BinaryMatchReward(make())) is None
+
+
+@pytest.mark.parametrize("wrapper", [ShopR1Reward, BinaryMatchReward])
+def test_env_reward_equals_stepping_the_wrapper(shop_store: Path, tiny_rows, wrapper) -> None:
+    reward = EnvReward(wrapper(gym.make(SHOP_SESSION_ID, data=shop_store)))
+    rows = tiny_rows[2:6]
+    wrong = format_output("Hmm.", ShopAction("terminate"))
+    completions = [r.completion for r in rows] + [wrong]
+    sessions = [r.session for r in rows] + [rows[0].session]
+    steps = [r.step for r in rows] + [rows[0].step]
+    got = reward(["p"] * len(completions), completions, sessions, steps)
+    direct = wrapper(gym.make(SHOP_SESSION_ID, data=shop_store))
+    for text, s, j, value in zip(completions, sessions, steps, got, strict=True):
+        direct.reset(options={"session": s})
+        for _ in range(j):
+            direct.step("")
+        assert direct.step(text)[1] == pytest.approx(value)
+    assert got[0] >= 1.0 and got[0] > got[-1]

@@ -1,0 +1,112 @@
+"""SFT and GRPO on the tiny default model: weights change, loss falls, reward rises."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+
+from rewardgym.agents.llm.dataset import sample_rows, to_dataset
+from rewardgym.agents.llm.grpo import ORDER_LOG, train_grpo
+from rewardgym.agents.llm.model import load_model
+from rewardgym.agents.llm.prompt import env_kwargs
+from rewardgym.agents.llm.sft import completion_loss, train_sft
+from rewardgym.wrappers import PolicyOutput, ShopR1Reward
+
+
+class ShortOutputReward(gym.Wrapper):
+    """A user's own reward wrapper: the fewer characters the policy writes, the better."""
+
+    def step(self, action: str | PolicyOutput) -> tuple[Any, float, bool, bool, dict]:
+        """Step the env with the text; reward minus its length in hundreds of characters."""
+        text = action.text if isinstance(action, PolicyOutput) else action
+        obs, _, terminated, truncated, info = self.env.step(text)
+        info["reward_terms"] = {"length": float(len(text))}
+        return obs, -len(text) / 100.0, terminated, truncated, info
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    model, _ = load_model(path)
+    return {k: v.clone() for k, v in model.state_dict().items()}
+
+
+def _changed(before: dict[str, torch.Tensor], after: dict[str, torch.Tensor]) -> bool:
+    return any(not torch.equal(before[k], after[k]) for k in before)
+
+
+@pytest.fixture(scope="module")
+def sft_model(tiny_model: Path, tiny_rows, tiny_config, tmp_path_factory) -> Path:
+    """The tiny model after a few SFT steps."""
+    rows = to_dataset(sample_rows(tiny_rows, tiny_config.sft.max_examples, 0))
+    return train_sft(
+        tiny_model,
+        rows,
+        tmp_path_factory.mktemp("sft"),
+        tiny_config.sft,
+        max_length=tiny_config.prompt.max_prompt_tokens + 64,
+        progress=False,
+    ).path
+
+
+def test_sft_lowers_the_completion_loss(tiny_model: Path, sft_model: Path, tiny_rows) -> None:
+    data = to_dataset(tiny_rows)
+    before = completion_loss(tiny_model, data, limit=24)
+    after = completion_loss(sft_model, data, limit=24)
+    assert after < before - 0.5
+    assert _changed(_weights(tiny_model), _weights(sft_model))
+
+
+def test_grpo_follows_a_user_wrapper(
+    tiny_model: Path, shop_store: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    config = replace(
+        tiny_config.grpo,
+        steps=8,
+        learning_rate=3e-2,
+        num_generations=4,
+        max_completion_tokens=16,
+        save_steps=100,
+    )
+    result = train_grpo(
+        tiny_model,
+        to_dataset(tiny_rows),
+        tmp_path,
+        ShortOutputReward,
+        config,
+        data=shop_store,
+        env_kwargs=env_kwargs(tiny_config.prompt),
+        resume=False,
+        progress=False,
+    )
+    rewards = result.series("reward")
+    assert len(rewards) == 8 and result.steps == 8
+    assert np.mean(rewards[-3:]) > np.mean(rewards[:3])
+    assert _changed(_weights(tiny_model), _weights(result.path))
+    assert len((tmp_path / ORDER_LOG).read_text().splitlines()) == 8
+
+
+def test_grpo_with_shop_r1_logs_every_reward_term(
+    sft_model: Path, shop_store: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    config = replace(tiny_config.grpo, steps=2, learning_rate=1e-3, save_steps=100)
+    result = train_grpo(
+        sft_model,
+        to_dataset(tiny_rows),
+        tmp_path,
+        ShopR1Reward,
+        config,
+        data=shop_store,
+        env_kwargs=env_kwargs(tiny_config.prompt),
+        resume=False,
+        progress=False,
+    )
+    last = result.log_history[-2]
+    for term in ("format", "rationale", "type", "attribute", "value", "total"):
+        assert f"reward_terms/{term}" in last
+    assert last["reward_terms/rationale_missing"] == 0.0  # the rollout supplied self-certainty
+    assert result.steps == 2 and (tmp_path / "model" / "model.safetensors").is_file()
