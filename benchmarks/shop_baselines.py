@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ HEADERS = [
 ]
 
 
+def _batched(agent: ShopPolicy) -> Callable[[list[dict[str, Any]]], list[Any]]:
+    return lambda batch: [agent.act(obs) for obs in batch]
+
+
 def run_shop_baselines(
     out: Path | None = None, *, max_sessions: int | None = 200, data: Any = None
 ) -> list[dict[str, Any]]:
@@ -56,7 +61,7 @@ def run_shop_baselines(
     rows = []
     for agent in agents:
         result = evaluate_policy(
-            lambda batch, a=agent: [a.act(o) for o in batch],
+            _batched(agent),
             data=data,
             max_sessions=max_sessions,
             desc=agent.name,

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from rewardgym.envs.shopping.parsing import format_output
-from rewardgym.envs.shopping.schema import ShopAction, ShopSession
+from rewardgym.envs.shopping.schema import ACTION_TYPES, ActionType, ShopAction, ShopSession
 
 _NAME = re.compile(r'\bname="([^"]*)"')
 _INPUT = re.compile(r'<(?:input|textarea)\b[^>]*\bname="([^"]*)"')
@@ -42,7 +42,8 @@ class RandomShopAgent:
     def act(self, observation: dict[str, Any]) -> str:
         """A uniformly random action over the current page's elements."""
         names = page_names(observation["page"]) or [""]
-        kind = ("click", "type_and_submit", "terminate")[int(self.rng.integers(3))]
+        kinds: tuple[ActionType, ...] = ("click", "type_and_submit", "terminate")
+        kind = kinds[int(self.rng.integers(len(kinds)))]
         name = names[int(self.rng.integers(len(names)))]
         action = ShopAction(kind, name, "shoes" if kind == "type_and_submit" else "")
         return format_output("I am browsing.", action)
@@ -121,8 +122,6 @@ class FrequencyAgent:
 
     def act(self, observation: dict[str, Any]) -> str:
         """The most frequent next action in the most specific context seen in training."""
-        from rewardgym.envs.shopping.schema import ACTION_TYPES
-
         history = [
             {"type": ACTION_TYPES[h["type"]], "name": h["name"]} for h in observation["history"]
         ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -210,7 +211,7 @@ def _parse_time(value: Any, source: str, where: str) -> float:
     )
 
 
-def opera_files(root: str | Path, split: str) -> list[Path]:
+def opera_files(root: str | os.PathLike[str], split: str) -> list[Path]:
     """OPeRA's action Parquet files of ``split`` under ``root`` (filtered preferred over full)."""
     base = Path(root)
     for variant in ("OPeRA_filtered", "OPeRA_full"):
@@ -223,7 +224,7 @@ def opera_files(root: str | Path, split: str) -> list[Path]:
     )
 
 
-def is_opera_dir(path: str | Path) -> bool:
+def is_opera_dir(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is laid out like OPeRA's repository."""
     base = Path(path)
     return any((base / v / "action").is_dir() for v in ("OPeRA_filtered", "OPeRA_full"))
