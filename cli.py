@@ -30,9 +30,7 @@ bench_app.command("embodied")(bench_embodied)
 
 @app.command()
 def demo(
-    out: Annotated[
-        str, typer.Option(help="Directory for every suite's results.")
-    ] = "results",
+    out: Annotated[str, typer.Option(help="Directory for every suite's results.")] = "results",
 ) -> None:
     """Run the main job: baseline shoppers, then both benchmark suites at their quick presets."""
     from pathlib import Path

@@ -8,9 +8,7 @@ the seconds taken to collect (and save) the default 8,000 Household trajectories
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import dataclasses
 import io
 import tempfile
 import time
@@ -18,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
+
+from rewardgym.benchmarks.script_config import parse_config
 
 
 @dataclass(frozen=True)
@@ -37,23 +37,6 @@ class Args:
         default=True, metadata={"help": "also time writing the data set (Arrow + Minari)"}
     )
     seed: int = field(default=0, metadata={"help": "seed of envs, actions and collection"})
-
-
-def parse_args(argv: list[str] | None = None) -> Args:
-    """Build ``Args`` from the command line, with each field's help text."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Args):
-        flag = f"--{f.name.replace('_', '-')}"
-        if f.type in ("bool", bool):
-            parser.add_argument(
-                flag,
-                action=argparse.BooleanOptionalAction,
-                default=f.default,
-                help=f.metadata["help"],
-            )
-        else:
-            parser.add_argument(flag, type=int, default=f.default, help=f.metadata["help"])
-    return Args(**vars(parser.parse_args(argv)))
 
 
 def steps_per_second(env_id: str, steps: int, seed: int) -> float:
@@ -122,4 +105,4 @@ def run(args: Args) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    run(parse_args())
+    run(parse_config(Args, description=__doc__))

@@ -13,13 +13,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
 import rewardgym  # noqa: F401
+from rewardgym.benchmarks.script_config import parse_config
 from rewardgym.envs.shopping.store import SessionStore
 
 
@@ -37,23 +38,9 @@ class Config:
     """seed of the corpus and of the random reads"""
 
 
-def parse_args() -> Config:
-    """Read ``--field value`` pairs for the Config fields."""
-    args = sys.argv[1:]
-    if "--help" in args:
-        print(__doc__)
-        for f in fields(Config):
-            print(f"  --{f.name.replace('_', '-')} (default {f.default})")
-        raise SystemExit(0)
-    values = {}
-    for key, value in zip(args[::2], args[1::2], strict=True):
-        values[key.lstrip("-").replace("-", "_")] = int(value)
-    return Config(**values)
-
-
 def main() -> None:
     """Run the three measurements and print them."""
-    cfg = parse_args()
+    cfg = parse_config(Config, description=__doc__)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "corpus"
         start = time.perf_counter()

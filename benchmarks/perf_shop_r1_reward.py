@@ -20,13 +20,13 @@ import json
 import math
 import pstats
 import random
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import rewardgym  # noqa: F401
+from rewardgym.benchmarks.script_config import parse_config
 from rewardgym.envs.shopping.data import default_store
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -57,20 +57,6 @@ PROFILED = (
     "format_reward",
 )
 """Functions whose share of the reward's time the profile summary names."""
-
-
-def parse_args() -> Config:
-    """Read ``--field value`` pairs for the Config fields."""
-    args = sys.argv[1:]
-    if "--help" in args:
-        print(__doc__)
-        for f in fields(Config):
-            print(f"  --{f.name.replace('_', '-')} (default {f.default})")
-        raise SystemExit(0)
-    values = {}
-    for key, value in zip(args[::2], args[1::2], strict=True):
-        values[key.lstrip("-").replace("-", "_")] = int(value)
-    return Config(**values)
 
 
 def rouge_score_rouge_l() -> RougeFn:
@@ -234,7 +220,7 @@ def run(cfg: Config) -> dict[str, float]:
 
 def main() -> None:
     """Parse the config and run the benchmark."""
-    run(parse_args())
+    run(parse_config(Config, description=__doc__))
 
 
 if __name__ == "__main__":

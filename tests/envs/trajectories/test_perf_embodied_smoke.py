@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from rewardgym.benchmarks.perf_embodied_envs import parse_args, run
+from rewardgym.benchmarks.perf_embodied_envs import Args, run
+from rewardgym.benchmarks.script_config import parse_config
 
 
 def test_benchmark_runs_on_a_tiny_budget(capsys) -> None:
-    args = parse_args(
+    args = parse_config(
+        Args,
         [
             "--household-steps",
             "300",
@@ -15,7 +17,7 @@ def test_benchmark_runs_on_a_tiny_budget(capsys) -> None:
             "--collect-episodes",
             "8",
             "--no-save",
-        ]
+        ],
     )
     figures = run(args)
     out = capsys.readouterr().out
