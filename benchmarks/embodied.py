@@ -191,6 +191,7 @@ def run_bench_embodied(
     from rich.console import Console
 
     from rewardgym.agents.evaluation import EvalConfig
+    from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
     from rewardgym.agents.offline.factory import ALGORITHM_NAMES
     from rewardgym.benchmarks.embodied_report import (
         judge_baseline,
@@ -208,6 +209,7 @@ def run_bench_embodied(
             raise ValueError(f"unknown preset {preset!r}: use one of {tuple(PRESETS)}")
         config = PRESETS[preset].replace(**overrides)
     console = Console(quiet=quiet)
+    quiet_d3rlpy_logs()
     root = Path(out)
     start = time.perf_counter()
     timings: dict[str, float] = {}

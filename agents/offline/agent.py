@@ -127,6 +127,15 @@ def encoder_for_dataset(
     )
 
 
+def quiet_d3rlpy_logs() -> None:
+    """Keep d3rlpy's structlog messages to warnings, so a suite of dozens of fits stays readable."""
+    import logging
+
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+
 def fit_mdp(
     mdp: MDPDataset,
     encoder: ObservationEncoder,
@@ -138,6 +147,7 @@ def fit_mdp(
     import d3rlpy
     from d3rlpy.logging import NoopAdapterFactory
 
+    quiet_d3rlpy_logs()
     with torch_threads(config.threads):
         d3rlpy.seed(config.seed)
         algo = make_algo_config(config).create(device=False)
