@@ -193,8 +193,8 @@ class TokenTransformerEncoderFactory(EncoderFactory):
     def create_with_action(
         self, observation_shape: Sequence[int], action_size: int, discrete_action: bool = False
     ) -> Any:
-        """Not offered: the agents here are discrete and need only state encoders."""
-        raise NotImplementedError(
+        """Refused: the agents here are discrete and need only state encoders."""
+        raise TypeError(
             "TokenTransformerEncoderFactory has no state-action encoder; use it with "
             "DiscreteCQL, DiscreteIQL or DiscreteBC"
         )
