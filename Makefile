@@ -27,7 +27,7 @@ lint: $(STAMP)
 TC := build/typecheck/rewardgym
 typecheck: $(STAMP)
 	mkdir -p build/typecheck && ln -sfn ../.. $(TC)
-	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py \
+	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py $(TC)/runtime.py $(TC)/embeddings.py \
 		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status
 

@@ -6,11 +6,11 @@ from typing import Annotated
 
 import typer
 
+from rewardgym.agents.labelling.commands import label_coren
 from rewardgym.benchmarks.embodied import bench_embodied
 from rewardgym.benchmarks.shop import bench_shop
 from rewardgym.envs.shopping.commands import data_shop
 from rewardgym.envs.trajectories.commands import collect
-from rewardgym.wrappers.coren.commands import label_coren
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 data_app = typer.Typer(no_args_is_help=True, help="Build or collect data sets.")

@@ -21,7 +21,7 @@ class JudgePolicy:
     """Acts by asking ``judge`` to rate every action under every prompt, uncached.
 
     Example:
-        >>> from rewardgym.wrappers.coren.judges.embedding import EmbeddingJudge
+        >>> from rewardgym.wrappers.judges.embedding import EmbeddingJudge
         >>> policy = JudgePolicy(EmbeddingJudge(), n_prompts=1)  # doctest: +SKIP
     """
 
@@ -33,7 +33,7 @@ class JudgePolicy:
         action_names: Sequence[str] = ACTION_NAMES,
     ) -> None:
         """Rate with ``judge`` (a ``rewardgym.wrappers.coren`` judge) under ``n_prompts`` prompts."""
-        from rewardgym.wrappers.coren.prompts import load_prompts
+        from rewardgym.wrappers.judges.prompts import load_prompts
 
         self.judge = judge
         self.prompts = load_prompts(n_prompts)
@@ -44,7 +44,7 @@ class JudgePolicy:
     def votes(self, observation: dict[str, Any], instruction: str) -> np.ndarray:
         """The ``(actions, prompts)`` rubric votes for one observation (NaN where abstained)."""
         from rewardgym.wrappers.coren.grounding import step_transition
-        from rewardgym.wrappers.coren.judges.base import JudgeRequest
+        from rewardgym.wrappers.judges.base import JudgeRequest
 
         completed = [
             self.action_names[i] for i in np.flatnonzero(observation.get("completed", ())).tolist()

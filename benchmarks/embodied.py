@@ -50,7 +50,11 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     """Train one agent on its data set and evaluate it (runs in a worker process)."""
     import torch
 
-    from rewardgym.agents.evaluation import EvalConfig, evaluate_household, measure_latency
+    from rewardgym.agents.evaluation.household import (
+        EvalConfig,
+        evaluate_household,
+        measure_latency,
+    )
     from rewardgym.agents.offline import OfflineConfig, train_offline
     from rewardgym.envs.trajectories import TrajectoryDataset
 
@@ -190,7 +194,8 @@ def run_bench_embodied(
     """
     from rich.console import Console
 
-    from rewardgym.agents.evaluation import EvalConfig
+    from rewardgym.agents.evaluation.household import EvalConfig
+    from rewardgym.agents.labelling.coren import label_ablations
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
     from rewardgym.agents.offline.factory import ALGORITHM_NAMES
     from rewardgym.benchmarks.embodied_report import (
@@ -202,7 +207,6 @@ def run_bench_embodied(
     )
     from rewardgym.benchmarks.tables import write_results
     from rewardgym.wrappers.coren.config import CorenConfig
-    from rewardgym.wrappers.coren.labeling import label_ablations
 
     if config is None:
         if preset not in PRESETS:

@@ -57,9 +57,13 @@ def reward_diagnostics(dirs: dict[str, Path]) -> dict[str, dict[str, float]]:
 
 def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     """Latency, and SR on a held-out subset, of the judge picking every action (judge-as-policy)."""
-    from rewardgym.agents.evaluation import EvalConfig, evaluate_household, measure_latency
+    from rewardgym.agents.evaluation.household import (
+        EvalConfig,
+        evaluate_household,
+        measure_latency,
+    )
     from rewardgym.agents.judge_policy import JudgePolicy
-    from rewardgym.wrappers.coren.labeling import resolve_judge
+    from rewardgym.agents.labelling.coren import resolve_judge
 
     policy = JudgePolicy(resolve_judge(config.judge), n_prompts=config.n_prompts)
     latency = measure_latency(policy, steps=config.latency_steps)

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import typer
 
+from rewardgym.agents.labelling.coren import judge_dataset
+from rewardgym.embeddings import shared_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.wrappers.coren import CorenConfig, EmbeddingJudge, JudgeCache, JudgeRequest
-from rewardgym.wrappers.coren.embeddings import shared_embedder
-from rewardgym.wrappers.coren.labeling import judge_dataset
+from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
+from rewardgym.wrappers.judges.cache import JudgeCache
 
 
 @dataclass(frozen=True)

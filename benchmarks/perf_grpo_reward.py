@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.agents.llm.config import preset
 from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
+from rewardgym.benchmarks.shop_config import preset
 
 
 def trivial_reward(completions: list[Any], **kwargs: Any) -> list[float]:

@@ -23,10 +23,12 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from rewardgym.agents.llm.config import BenchConfig, ContextMode, PromptConfig, preset
+from rewardgym.agents.llm.config import PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, make_env, sample_rows, to_dataset
+from rewardgym.benchmarks.shop_config import BenchConfig, preset
 from rewardgym.benchmarks.shop_report import aggregate, plot_rows, render_tables
 from rewardgym.benchmarks.tables import write_results
+from rewardgym.envs.shopping.context import ContextMode
 
 
 @dataclass(frozen=True)
@@ -196,9 +198,9 @@ class Suite:
         """Score ``path`` on the test split with every sampling seed; record one run each."""
         from dataclasses import replace
 
+        from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.policy import LLMPolicy
         from rewardgym.agents.llm.prompt import env_kwargs
-        from rewardgym.benchmarks.shop_eval import evaluate_policy
 
         prompt = self.prompt(method.context)
         sampling = self.config.sampling

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from rewardgym.agents.llm.config import preset
 from rewardgym.agents.llm.dataset import sample_rows, step_rows
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
+from rewardgym.benchmarks.shop_config import preset
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.wrappers import ShopR1Config
 from rewardgym.wrappers.shop_r1 import shop_r1_reward

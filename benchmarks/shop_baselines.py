@@ -15,7 +15,7 @@ from rewardgym.agents.baselines.shop import (
     ShopPolicy,
     TerminateAgent,
 )
-from rewardgym.benchmarks.shop_eval import evaluate_policy
+from rewardgym.agents.evaluation.shopping import evaluate_policy
 from rewardgym.benchmarks.tables import markdown_table, write_results
 from rewardgym.envs.shopping.data import resolve_sessions
 

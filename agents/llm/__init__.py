@@ -10,13 +10,11 @@ Heavy libraries (torch, transformers, trl) load only when a model is built or tr
 from __future__ import annotations
 
 from rewardgym.agents.llm.config import (
-    BenchConfig,
     GRPORunConfig,
     ModelConfig,
     PromptConfig,
     SamplingConfig,
     SFTRunConfig,
-    preset,
 )
 from rewardgym.agents.llm.dataset import StepRow, step_rows, to_dataset
 from rewardgym.agents.llm.grpo import GRPOResult, train_grpo
@@ -28,7 +26,6 @@ from rewardgym.agents.llm.sft import SFTResult, train_sft
 from rewardgym.agents.llm.tokenizer import train_tokenizer
 
 __all__ = [
-    "BenchConfig",
     "EnvReward",
     "GRPOResult",
     "GRPORunConfig",
@@ -45,7 +42,6 @@ __all__ = [
     "certainty_kind",
     "create_default_model",
     "load_model",
-    "preset",
     "save_model",
     "step_rows",
     "to_dataset",

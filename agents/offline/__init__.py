@@ -11,15 +11,15 @@ or d3rlpy; the light ``factory`` module (configs) imports nothing heavy either.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rewardgym.runtime import lazy_exports
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.agent import (
         OfflineAgent,
         encoder_for_dataset,
         fit_mdp,
-        torch_threads,
         train_offline,
     )
     from rewardgym.agents.offline.encoders import (
@@ -39,35 +39,28 @@ if TYPE_CHECKING:
     from rewardgym.agents.offline.iql import DiscreteIQL, DiscreteIQLConfig
     from rewardgym.agents.offline.optimizers import FusedAdamFactory
 
-_HOMES: dict[str, str] = {
-    "OfflineAgent": "agent",
-    "encoder_for_dataset": "agent",
-    "fit_mdp": "agent",
-    "torch_threads": "agent",
-    "train_offline": "agent",
-    "TokenObservationEncoder": "encoders",
-    "TokenTransformerEncoderFactory": "encoders",
-    "encoder_factory_for": "encoders",
-    "hash_tokens": "encoders",
-    "make_observation_encoder": "encoders",
-    "ALGORITHMS": "factory",
-    "ALGORITHM_NAMES": "factory",
-    "ENCODINGS": "factory",
-    "OfflineConfig": "factory",
-    "make_algo_config": "factory",
-    "DiscreteIQL": "iql",
-    "DiscreteIQLConfig": "iql",
-    "FusedAdamFactory": "optimizers",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """Import the submodule that defines ``name`` on first access."""
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "OfflineAgent": "agent",
+        "encoder_for_dataset": "agent",
+        "fit_mdp": "agent",
+        "train_offline": "agent",
+        "TokenObservationEncoder": "encoders",
+        "TokenTransformerEncoderFactory": "encoders",
+        "encoder_factory_for": "encoders",
+        "hash_tokens": "encoders",
+        "make_observation_encoder": "encoders",
+        "ALGORITHMS": "factory",
+        "ALGORITHM_NAMES": "factory",
+        "ENCODINGS": "factory",
+        "OfflineConfig": "factory",
+        "make_algo_config": "factory",
+        "DiscreteIQL": "iql",
+        "DiscreteIQLConfig": "iql",
+        "FusedAdamFactory": "optimizers",
+    },
+)
 
 
 __all__ = [
@@ -87,6 +80,5 @@ __all__ = [
     "hash_tokens",
     "make_algo_config",
     "make_observation_encoder",
-    "torch_threads",
     "train_offline",
 ]

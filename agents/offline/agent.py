@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,8 +19,9 @@ import numpy as np
 
 from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.agents.offline.factory import OfflineConfig, make_algo_config
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
+from rewardgym.runtime import torch_threads
 
 if TYPE_CHECKING:
     from d3rlpy.dataset import MDPDataset
@@ -30,19 +30,6 @@ if TYPE_CHECKING:
 
 MODEL_FILE = "model.d3"
 META_FILE = "agent.json"
-
-
-@contextmanager
-def torch_threads(n: int) -> Iterator[None]:
-    """Run the body with ``n`` torch CPU threads, then restore the previous count."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 class OfflineAgent:
@@ -197,6 +184,5 @@ __all__ = [
     "OfflineAgent",
     "encoder_for_dataset",
     "fit_mdp",
-    "torch_threads",
     "train_offline",
 ]

@@ -34,7 +34,7 @@ from torch import nn
 
 from rewardgym.agents.offline.factory import ENCODINGS
 from rewardgym.agents.offline.optimizers import register_once
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
 
 _WORD = re.compile(r"[a-z0-9']+|[^\sa-z0-9']")

@@ -14,7 +14,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
 
 

@@ -2,7 +2,7 @@
 
 The env stack is ``gym.make(env_id)`` -> ``CorenReward`` (only for ``reward="coren"``; it
 needs the raw ``Dict`` observation) -> ``EmbeddingObservation`` -> SB3. ``OnlineAgent`` acts
-on raw observations through the same encoder, so ``rewardgym.agents.evaluation`` scores it
+on raw observations through the same encoder, so ``rewardgym.agents.evaluation.household`` scores it
 exactly like an offline agent.
 """
 
@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.agents.online.observation import EmbeddingObservation
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 
 ONLINE_ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
 REWARDS: tuple[str, ...] = ("sparse", "coren")
@@ -64,7 +64,8 @@ def make_online_env(
     """The wrapped training env of ``config``: raw env, optional ``CorenReward``, encoder."""
     env: gym.Env[Any, Any] = gym.make(config.env_id, **config.env_kwargs)
     if config.reward == "coren":
-        from rewardgym.wrappers.coren import CorenConfig, CorenReward, EmbeddingJudge
+        from rewardgym.wrappers.coren import CorenConfig, CorenReward
+        from rewardgym.wrappers.judges import EmbeddingJudge
 
         judge = EmbeddingJudge(embedder) if embedder is not None else EmbeddingJudge()
         env = CorenReward(

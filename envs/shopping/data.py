@@ -26,16 +26,12 @@ from rewardgym.envs.shopping.loaders import (
     opera_files,
 )
 from rewardgym.envs.shopping.store import SessionStore, write_store
+from rewardgym.runtime import rewardgym_home
 
 Split = Literal["train", "test", "all"]
 DEFAULT_SESSIONS = 2000
 DEFAULT_SEED = 0
 DEFAULT_TEST_FRACTION = 0.2
-
-
-def rewardgym_home() -> Path:
-    """The cache root: ``$REWARDGYM_HOME`` or ``~/.cache/rewardgym``."""
-    return Path(os.environ.get("REWARDGYM_HOME", Path.home() / ".cache" / "rewardgym"))
 
 
 def _progress_writer(sessions: Any, out: Path, total: int | None, label: str) -> SessionStore:
@@ -167,5 +163,4 @@ __all__ = [
     "default_store",
     "in_test_split",
     "resolve_sessions",
-    "rewardgym_home",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rewardgym.embeddings import CachedEmbedder, load_minilm_encoder
 from rewardgym.envs.trajectories.collect import collect_dataset, collect_episode, episode_seeds
 from rewardgym.envs.trajectories.config import (
     HOUSEHOLD_DEFAULT_EPISODES,
@@ -9,7 +10,6 @@ from rewardgym.envs.trajectories.config import (
     CollectConfig,
 )
 from rewardgym.envs.trajectories.dataset import FieldSpec, TrajectoryDataset, schema_from_space
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder, load_minilm_encoder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_load_dataset

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import minari
     from d3rlpy.dataset import MDPDataset
 
-    from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+    from rewardgym.embeddings import CachedEmbedder
 
 FORMAT_VERSION = 1
 METADATA_FILE = "rewardgym_dataset.json"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 import numpy as np
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.episode import Episode
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ import gymnasium as gym
 
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
 from rewardgym.envs.trajectories.dataset import METADATA_FILE, TrajectoryDataset
-from rewardgym.envs.trajectories.embeddings import rewardgym_home
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.runtime import rewardgym_home
 
 DEFAULT_REPLAY_EPISODES = 100
 DEFAULT_REPLAY_NAME = "household-replay-v0"

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rewardgym.agents.llm.config import preset
 from rewardgym.benchmarks.shop import methods, run_bench_shop
+from rewardgym.benchmarks.shop_config import preset
 from rewardgym.benchmarks.shop_report import aggregate, render_tables
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -33,16 +33,6 @@ ABLATION_HELP: dict[str, str] = {
     "single": "the vote of one prompt (single_prompt_index) alone",
 }
 
-# The rubric of COREN (arXiv 2411.17135, Sec. 3): integer ratings and what each one means.
-RUBRIC: dict[int, str] = {
-    2: "the next correct action",
-    1: "a supportive action",
-    0: "a neutral action",
-    -1: "searching an irrelevant object",
-    -2: "an action that cannot be executed",
-}
-RUBRIC_MAX = 2
-
 
 @dataclass(frozen=True)
 class CorenConfig:
@@ -115,4 +105,4 @@ class CorenConfig:
         return self.ablation not in ("average", "majority", "single") and len(self.terms) > 1
 
 
-__all__ = ["ABLATIONS", "ABLATION_HELP", "RUBRIC", "RUBRIC_MAX", "TERMS", "CorenConfig"]
+__all__ = ["ABLATIONS", "ABLATION_HELP", "TERMS", "CorenConfig"]

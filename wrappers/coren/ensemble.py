@@ -15,13 +15,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.wrappers.coren import consistency
-from rewardgym.wrappers.coren.batching import AnswerTable, CompleteFn, ask_steps, map_distinct
-from rewardgym.wrappers.coren.cache import JudgeCache, cached_complete
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.grounding import format_answer
-from rewardgym.wrappers.coren.judges.base import (
+from rewardgym.wrappers.judges.base import (
     Judge,
     JudgeRequest,
     Transition,
@@ -29,7 +27,9 @@ from rewardgym.wrappers.coren.judges.base import (
     parse_rating,
     parse_yes_no,
 )
-from rewardgym.wrappers.coren.prompts import Prompt
+from rewardgym.wrappers.judges.batching import AnswerTable, CompleteFn, ask_steps, map_distinct
+from rewardgym.wrappers.judges.cache import JudgeCache, cached_complete
+from rewardgym.wrappers.judges.prompts import Prompt
 
 
 @dataclass

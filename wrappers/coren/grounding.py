@@ -62,7 +62,7 @@ def step_transition(
     env_id: str,
 ) -> Any:
     """The ``Transition`` a judge sees for one observation (a dict of the env's fields)."""
-    from rewardgym.wrappers.coren.judges.base import Transition
+    from rewardgym.wrappers.judges.base import Transition
 
     text = str(observation.get("text", ""))
     visible: tuple[str, ...] = ()
@@ -106,7 +106,7 @@ def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: s
 
 def _household_transitions(episode: Episode, action_names: Sequence[str]) -> list[Any]:
     """``episode_transitions`` of a Household episode, reading each observation column at once."""
-    from rewardgym.wrappers.coren.judges.base import Transition
+    from rewardgym.wrappers.judges.base import Transition
 
     objects, rooms = _household_names()
     columns = episode.observations

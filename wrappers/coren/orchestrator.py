@@ -11,8 +11,7 @@ embedded once each; the per-step input is three indices into tables of unique ve
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,20 +19,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
-from rewardgym.wrappers.coren.config import RUBRIC_MAX
+from rewardgym.embeddings import CachedEmbedder
+from rewardgym.runtime import torch_threads
 from rewardgym.wrappers.coren.grounding import observation_items
-
-
-@contextmanager
-def _one_thread() -> Iterator[None]:
-    """Run torch on one thread: the model is tiny, and extra threads only contend for cores."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
+from rewardgym.wrappers.judges.prompts import RUBRIC_MAX
 
 
 @dataclass(frozen=True)
@@ -161,7 +150,7 @@ class Orchestrator:
         """The softmax weights ``(S, K)`` of every step."""
         if len(inputs) == 0:
             return np.zeros((0, len(self.spec.terms)))
-        with torch.no_grad(), _one_thread():
+        with torch.no_grad(), torch_threads(1):
             weights = self._forward(inputs, self._tables(inputs)).numpy().astype(np.float64)
         # Renormalise in float64 so that <r, w> never leaves the rubric's range by rounding.
         return weights / weights.sum(axis=1, keepdims=True)
@@ -193,7 +182,7 @@ class Orchestrator:
         target = torch.from_numpy(np.asarray(success, dtype=np.float64))
         optimiser = torch.optim.Adam(self.net.parameters(), lr=learning_rate)
         losses: list[float] = []
-        with _one_thread():
+        with torch_threads(1):
             for _ in range(epochs):
                 losses.append(self._step(inputs, tables, optimiser, episodes, coef, r, target))
         return losses

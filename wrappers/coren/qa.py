@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 
 QAKey = tuple[str, tuple[str, ...]]
 

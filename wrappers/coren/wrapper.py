@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.wrappers.coren import consistency
-from rewardgym.wrappers.coren.cache import JudgeCache, cached_complete
 from rewardgym.wrappers.coren.config import CorenConfig
 from rewardgym.wrappers.coren.ensemble import combine_terms
 from rewardgym.wrappers.coren.grounding import format_answer, reference_answer, step_transition
-from rewardgym.wrappers.coren.judges.base import (
+from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.judges.base import (
     Judge,
     JudgeRequest,
     Transition,
@@ -23,8 +23,8 @@ from rewardgym.wrappers.coren.judges.base import (
     parse_rating,
     parse_yes_no,
 )
-from rewardgym.wrappers.coren.prompts import Prompt, load_prompts
-from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.judges.cache import JudgeCache, cached_complete
+from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
 
 if TYPE_CHECKING:
     from rewardgym.wrappers.coren.orchestrator import Orchestrator
@@ -44,7 +44,9 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
     Example:
         >>> import gymnasium as gym
         >>> import rewardgym
-        >>> from rewardgym.wrappers.coren import CorenConfig, CorenReward, EmbeddingJudge, hashing_embedder
+        >>> from rewardgym.wrappers.coren import CorenConfig, CorenReward
+        >>> from rewardgym.wrappers.judges import EmbeddingJudge
+        >>> from rewardgym.embeddings import hashing_embedder
         >>> judge = EmbeddingJudge(hashing_embedder())
         >>> env = CorenReward(gym.make("rewardgym/Household-v0"), judge, config=CorenConfig(ablation="average"))
         >>> obs, info = env.reset(seed=0)
@@ -76,7 +78,7 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
         )
         found = embedder or getattr(judge, "embedder", None)
         if found is None:
-            from rewardgym.wrappers.coren.embeddings import shared_embedder
+            from rewardgym.embeddings import shared_embedder
 
             found = shared_embedder("minilm")
         self.embedder: CachedEmbedder = found

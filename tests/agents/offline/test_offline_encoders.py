@@ -16,7 +16,7 @@ from rewardgym.agents.offline import (
     make_observation_encoder,
 )
 from rewardgym.agents.offline.iql_impl import advantage_weights, expectile_loss
-from rewardgym.wrappers.coren import hashing_embedder
+from rewardgym.embeddings import hashing_embedder
 
 
 def test_hash_tokens_is_stable_padded_and_truncated() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rewardgym.agents.evaluation import EvalConfig, RandomPolicy, evaluate_household
+from rewardgym.agents.evaluation.household import EvalConfig, RandomPolicy, evaluate_household
 from rewardgym.agents.offline import OfflineAgent, OfflineConfig, train_offline
+from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-from rewardgym.wrappers.coren import hashing_embedder
 
 TASKS = (3, 13, 14)  # turn on the TV, relax on the sofa, go to bed
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
-from rewardgym.agents.evaluation import EvalConfig, evaluate_household
+from rewardgym.agents.evaluation.household import EvalConfig, evaluate_household
 from rewardgym.agents.online import (
     EmbeddingObservation,
     OnlineConfig,
@@ -15,7 +15,7 @@ from rewardgym.agents.online import (
     success_rate,
     train_online,
 )
-from rewardgym.wrappers.coren import hashing_embedder
+from rewardgym.embeddings import hashing_embedder
 
 
 @pytest.mark.parametrize("env_id", ["rewardgym/Household-v0", "rewardgym/BabyAI-GoToLocal-Text-v0"])

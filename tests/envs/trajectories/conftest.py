@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
 
 
 @pytest.fixture(autouse=True)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from d3rlpy.dataset import MDPDataset
 
+from rewardgym.embeddings import MINILM_DIM, CachedEmbedder
 from rewardgym.envs.household import HouseholdEnv
 from rewardgym.envs.trajectories import TrajectoryDataset
-from rewardgym.envs.trajectories.embeddings import MINILM_DIM, CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
 
 

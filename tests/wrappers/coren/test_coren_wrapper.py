@@ -9,15 +9,12 @@ import gymnasium as gym
 import numpy as np
 
 import rewardgym  # noqa: F401  (registers the envs)
+from rewardgym.agents.labelling.coren import label_dataset
+from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-from rewardgym.wrappers.coren import (
-    CorenConfig,
-    CorenReward,
-    EmbeddingJudge,
-    hashing_embedder,
-    label_dataset,
-)
+from rewardgym.wrappers.coren import CorenConfig, CorenReward
 from rewardgym.wrappers.coren import wrapper as wrapper_module
+from rewardgym.wrappers.judges import EmbeddingJudge
 
 
 def test_wrapper_doctest() -> None:

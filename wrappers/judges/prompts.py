@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from rewardgym.wrappers.coren.config import RUBRIC
+# The rubric of COREN (arXiv 2411.17135, Sec. 3): integer ratings and what each one means.
+RUBRIC: dict[int, str] = {
+    2: "the next correct action",
+    1: "a supportive action",
+    0: "a neutral action",
+    -1: "searching an irrelevant object",
+    -2: "an action that cannot be executed",
+}
+RUBRIC_MAX = 2
 
 PROMPT_KINDS: tuple[str, ...] = ("naive", "in-context", "chain-of-thought")
 PHRASE_MODES: tuple[str, ...] = ("instruction", "clauses", "objects", "pairs")
@@ -125,7 +133,7 @@ def parse_prompt(text: str, name: str, source: str = "<string>") -> Prompt:
     unknown = set(templates) - {"rate", *_DEFAULT_TEMPLATES}
     if unknown:
         raise ValueError(
-            f"{source}: unknown sections {sorted(unknown)}; see rewardgym.wrappers.coren.prompts"
+            f"{source}: unknown sections {sorted(unknown)}; see rewardgym.wrappers.judges.prompts"
         )
     return Prompt(
         name=name,
@@ -164,7 +172,7 @@ def _float_or_none(header: dict[str, str], key: str, source: str) -> float | Non
 
 def default_prompt_dir() -> Path:
     """The directory of the prompt files shipped with rewardgym."""
-    return Path(str(resources.files("rewardgym.wrappers.coren") / "prompts"))
+    return Path(str(resources.files("rewardgym.wrappers.judges") / "prompts"))
 
 
 def load_prompts(n_prompts: int = 5, directory: str | Path | None = None) -> tuple[Prompt, ...]:
@@ -174,7 +182,7 @@ def load_prompts(n_prompts: int = 5, directory: str | Path | None = None) -> tup
     if len(files) < n_prompts:
         raise ValueError(
             f"{folder} holds {len(files)} prompt files but n_prompts={n_prompts}; add prompt "
-            "files (see rewardgym.wrappers.coren.prompts) or lower n_prompts"
+            "files (see rewardgym.wrappers.judges.prompts) or lower n_prompts"
         )
     return tuple(
         parse_prompt(path.read_text(encoding="utf-8"), path.stem, str(path))
@@ -185,6 +193,8 @@ def load_prompts(n_prompts: int = 5, directory: str | Path | None = None) -> tup
 __all__ = [
     "PHRASE_MODES",
     "PROMPT_KINDS",
+    "RUBRIC",
+    "RUBRIC_MAX",
     "STRUCTURAL_QUESTION",
     "TEMPORAL_QUESTION",
     "Demonstration",

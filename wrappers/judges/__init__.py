@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rewardgym.wrappers.coren.judges.base import (
+from rewardgym.wrappers.judges.base import (
     REQUEST_KINDS,
     Judge,
     JudgeRequest,
@@ -12,8 +12,8 @@ from rewardgym.wrappers.coren.judges.base import (
     parse_rating,
     parse_yes_no,
 )
-from rewardgym.wrappers.coren.judges.embedding import EmbeddingJudge, action_object, goal_phrases
-from rewardgym.wrappers.coren.judges.factory import JUDGE_SPECS, make_judge
+from rewardgym.wrappers.judges.embedding import EmbeddingJudge, action_object, goal_phrases
+from rewardgym.wrappers.judges.factory import JUDGE_SPECS, make_judge
 
 __all__ = [
     "JUDGE_SPECS",

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest, freeze_inputs
-from rewardgym.wrappers.coren.prompts import Prompt
+from rewardgym.wrappers.judges.base import Judge, JudgeRequest, freeze_inputs
+from rewardgym.wrappers.judges.prompts import Prompt
 
 _CHUNK = 500  # SQLite before 3.32 binds at most 999 variables per statement
 

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewardgym.wrappers.coren.config import RUBRIC
-from rewardgym.wrappers.coren.prompts import Prompt
+from rewardgym.wrappers.judges.prompts import RUBRIC, Prompt
 
 REQUEST_KINDS: tuple[str, ...] = ("rate", "structural", "temporal", "free")
 

@@ -15,9 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from rewardgym.agents.labelling.coren import label_dataset
+from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.wrappers.coren import CorenConfig, JudgeRequest, hashing_embedder, label_dataset
-from rewardgym.wrappers.coren.judges.openai import OpenAIJudge
+from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.judges import JudgeRequest
+from rewardgym.wrappers.judges.openai import OpenAIJudge
 
 
 class FaultyServer(ThreadingHTTPServer):

@@ -60,7 +60,7 @@ def label_coren(
     """Relabel every step of DATASET with COREN's dense reward and write it to OUT."""
     from rich.console import Console
 
-    from rewardgym.wrappers.coren.labeling import label_dataset
+    from rewardgym.agents.labelling.coren import label_dataset
 
     try:
         config = CorenConfig(

@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from rewardgym.wrappers.coren.cache import JudgeCache, answer_unique, inputs_key
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest, Transition
-from rewardgym.wrappers.coren.prompts import Prompt
+from rewardgym.wrappers.judges.base import Judge, JudgeRequest, Transition
+from rewardgym.wrappers.judges.cache import JudgeCache, answer_unique, inputs_key
+from rewardgym.wrappers.judges.prompts import Prompt
 
 CompleteFn = Callable[[Sequence[JudgeRequest]], list[str | None]]
 """Answers a list of requests (one text or ``None`` each)."""

@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 

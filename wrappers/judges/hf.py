@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rewardgym.wrappers.coren.config import RUBRIC
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.judges.prompts import RUBRIC
 
 RATING_OPTIONS: tuple[str, ...] = tuple(str(score) for score in sorted(RUBRIC))
 YES_NO: tuple[str, ...] = ("yes", "no")

@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rewardgym.agents.labelling.coren import JudgedDataset, judge_dataset
+from rewardgym.embeddings import SimilarityTable, hashing_embedder, similarity
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.wrappers.coren import CorenConfig, EmbeddingJudge, JudgeCache, JudgeRequest
-from rewardgym.wrappers.coren.cache import request_key
-from rewardgym.wrappers.coren.embeddings import SimilarityTable, hashing_embedder, similarity
+from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.coren.grounding import episode_transitions, step_transition
-from rewardgym.wrappers.coren.labeling import JudgedDataset, judge_dataset
-from rewardgym.wrappers.coren.prompts import load_prompts
+from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
+from rewardgym.wrappers.judges.cache import JudgeCache, request_key
+from rewardgym.wrappers.judges.prompts import load_prompts
 
 
 @pytest.fixture(scope="module")

@@ -35,10 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
-from rewardgym.wrappers.coren.embeddings import SimilarityTable, shared_embedder
-from rewardgym.wrappers.coren.judges.base import Judge, JudgeRequest, Transition
-from rewardgym.wrappers.coren.prompts import Prompt
+from rewardgym.embeddings import CachedEmbedder, SimilarityTable, shared_embedder
+from rewardgym.wrappers.judges.base import Judge, JudgeRequest, Transition
+from rewardgym.wrappers.judges.prompts import Prompt
 
 DEFAULT_THRESHOLD_NEXT = 0.6
 DEFAULT_THRESHOLD_SUPPORTIVE = 0.4

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rewardgym.agents.evaluation import (
+from rewardgym.agents.evaluation.household import (
     EvalConfig,
     RandomPolicy,
     episode_starts,
@@ -15,8 +15,9 @@ from rewardgym.agents.evaluation import (
     measure_latency,
 )
 from rewardgym.agents.judge_policy import JudgePolicy
+from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.household import ACTION_NAMES, action_id
-from rewardgym.wrappers.coren import EmbeddingJudge, hashing_embedder
+from rewardgym.wrappers.judges import EmbeddingJudge
 
 
 class ScriptedPolicy:

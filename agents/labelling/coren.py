@@ -19,11 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.embeddings import CachedEmbedder, shared_embedder
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
-from rewardgym.envs.trajectories.embeddings import CachedEmbedder
-from rewardgym.wrappers.coren.cache import JudgeCache
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
-from rewardgym.wrappers.coren.embeddings import shared_embedder
 from rewardgym.wrappers.coren.ensemble import (
     CompleteFn,
     EnsembleCounts,
@@ -32,9 +30,6 @@ from rewardgym.wrappers.coren.ensemble import (
     score_trajectories,
 )
 from rewardgym.wrappers.coren.grounding import episode_transitions, reference_answers
-from rewardgym.wrappers.coren.judges.base import Judge, Transition
-from rewardgym.wrappers.coren.judges.embedding import EmbeddingJudge
-from rewardgym.wrappers.coren.judges.factory import make_judge
 from rewardgym.wrappers.coren.orchestrator import (
     Orchestrator,
     OrchestratorSpec,
@@ -42,8 +37,12 @@ from rewardgym.wrappers.coren.orchestrator import (
     normalised_returns,
     step_inputs,
 )
-from rewardgym.wrappers.coren.prompts import Prompt, load_prompts
 from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.judges.base import Judge, Transition
+from rewardgym.wrappers.judges.cache import JudgeCache
+from rewardgym.wrappers.judges.embedding import EmbeddingJudge
+from rewardgym.wrappers.judges.factory import make_judge
+from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
 
 COREN_DIR = "coren"
 """Sub-directory of a relabelled data set that holds the orchestrator, report and terms."""

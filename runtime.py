@@ -1,0 +1,261 @@
+"""Services every layer shares: the cache home, atomic writes, output ownership, torch threads.
+
+Three promises live here, so every command keeps them the same way:
+
+- **Atomic writes.** :func:`atomic_path` hands out a temporary sibling of the target (a file
+  or a directory); the target appears, by one ``os.replace``, only once the body finished.
+  A kill at any instant leaves the old state or the new one, never half of either, and
+  :func:`clean_stale_temps` removes the siblings that killed runs left behind.
+- **Nothing of the user's is lost.** A directory a command writes carries an
+  :data:`OWNER_FILE` marker; :func:`prepare_output` refuses a target that exists without the
+  marker (it is the user's), and replaces a marked one only when asked to overwrite.
+- **Quiet threads.** :func:`torch_threads` bounds torch's CPU threads for a block.
+
+Example:
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> root = Path(tempfile.mkdtemp())
+    >>> with atomic_path(root / "out.txt") as tmp:
+    ...     _ = tmp.write_text("done")
+    >>> (root / "out.txt").read_text()
+    'done'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+OWNER_FILE = ".rewardgym-output.json"
+"""Marker written into every directory a rewardgym command creates (its kind and version)."""
+
+TMP_PREFIX = ".rgtmp-"
+"""Prefix of the temporary siblings of :func:`atomic_path`: ``.rgtmp-<pid>-<name>``."""
+
+OLD_PREFIX = ".rgold-"
+"""Prefix under which a replaced directory waits for removal after the new one is in place."""
+
+
+def rewardgym_home() -> Path:
+    """The cache root: ``$REWARDGYM_HOME`` or ``~/.cache/rewardgym``."""
+    return Path(os.environ.get("REWARDGYM_HOME", Path.home() / ".cache" / "rewardgym"))
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def clean_stale_temps(parent: Path) -> list[Path]:
+    """Remove the temporary siblings in ``parent`` whose writing process is gone; return them.
+
+    Only names this module makes (``.rgtmp-<pid>-*`` and ``.rgold-<pid>-*``) are touched, and
+    only when process ``<pid>`` no longer runs, so a concurrent writer is never disturbed. An
+    old directory whose replacement never arrived is moved back to its name instead.
+    """
+    removed: list[Path] = []
+    if not parent.is_dir():
+        return removed
+    for entry in parent.iterdir():
+        for prefix in (TMP_PREFIX, OLD_PREFIX):
+            if not entry.name.startswith(prefix):
+                continue
+            parts = entry.name[len(prefix) :].split("-", 2)
+            if len(parts) < 3 or not parts[0].isdigit() or _pid_alive(int(parts[0])):
+                continue
+            target = parent / parts[2]
+            if prefix == OLD_PREFIX and not target.exists():
+                # Killed between moving the old directory aside and moving the new one in:
+                # the old state is the only complete one, so it goes back.
+                os.replace(entry, target)
+                continue
+            _remove(entry)
+            removed.append(entry)
+    return removed
+
+
+def temp_sibling(target: Path) -> Path:
+    """A fresh temporary path beside ``target`` that :func:`clean_stale_temps` recognises."""
+    stamp = f"{time.monotonic_ns() % 10**9}"
+    return target.parent / f"{TMP_PREFIX}{os.getpid()}-{stamp}-{target.name}"
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
+    """Yield a temporary sibling of ``target``; on success move it onto ``target`` atomically.
+
+    The body writes a file or a directory at the yielded path. When it raises, the temporary
+    goes and ``target`` is untouched. An existing file is replaced in one ``os.replace``; an
+    existing directory is first renamed aside (``.rgold-*``), then removed once the new one is
+    in place. ``replace=False`` raises ``FileExistsError`` instead of replacing anything.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale_temps(target.parent)
+    tmp = temp_sibling(target)
+    try:
+        yield tmp
+        if not tmp.exists():
+            raise FileNotFoundError(f"atomic_path: the body wrote nothing at {tmp} for {target}")
+        if target.exists() and not replace:
+            raise FileExistsError(f"{target} exists; refusing to replace it")
+        if target.is_dir() and not target.is_symlink():
+            old = target.parent / f"{OLD_PREFIX}{tmp.name[len(TMP_PREFIX) :]}"
+            os.replace(target, old)
+            os.replace(tmp, target)
+            _remove(old)
+        else:
+            os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            _remove(tmp)
+
+
+def write_atomic(target: str | Path, data: str | bytes) -> Path:
+    """Write ``data`` (text as UTF-8) to ``target`` through a temporary sibling; return it."""
+    target = Path(target)
+    with atomic_path(target) as tmp:
+        if isinstance(data, str):
+            tmp.write_text(data, encoding="utf-8")
+        else:
+            tmp.write_bytes(data)
+    return target
+
+
+def write_json_atomic(target: str | Path, value: Any) -> Path:
+    """Write ``value`` as indented JSON to ``target`` atomically; return the path."""
+    return write_atomic(target, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def owner(directory: str | Path) -> dict[str, Any] | None:
+    """The marker of a directory a rewardgym command wrote, or None when it has none."""
+    marker = Path(directory) / OWNER_FILE
+    if not marker.is_file():
+        return None
+    try:
+        value = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def mark_output(directory: str | Path, kind: str, **extra: Any) -> None:
+    """Mark ``directory`` as written by a rewardgym command of ``kind`` (e.g. ``shop-store``)."""
+    from rewardgym import __version__
+
+    payload = {"kind": kind, "rewardgym": __version__, **extra}
+    write_json_atomic(Path(directory) / OWNER_FILE, payload)
+
+
+def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
+    """Check that ``target`` may be written by a command of ``kind``; return it as a Path.
+
+    A missing target, or an empty directory, is free. A target that holds anything without
+    our marker belongs to the user: ``FileExistsError``, whatever ``overwrite`` says. A target
+    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``.
+    """
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise FileExistsError(f"{target} is a file, not a directory; choose another output path")
+    if not target.exists() or not any(target.iterdir()):
+        return target
+    found = owner(target)
+    if found is None:
+        raise FileExistsError(
+            f"{target} already holds files that no rewardgym command wrote (no {OWNER_FILE}); "
+            "nothing there is touched: choose an empty or new directory"
+        )
+    if found.get("kind") != kind:
+        raise FileExistsError(
+            f"{target} holds a rewardgym {found.get('kind')!r} output, not {kind!r}; "
+            "choose another directory"
+        )
+    if not overwrite:
+        raise FileExistsError(
+            f"{target} already holds a {kind} output; pass overwrite to replace it"
+        )
+    return target
+
+
+@contextlib.contextmanager
+def atomic_output(target: str | Path, kind: str, *, overwrite: bool = False) -> Iterator[Path]:
+    """Yield a temporary directory that becomes ``target`` (marked as ``kind``) on success.
+
+    Combines :func:`prepare_output` (the user's files are never replaced) with
+    :func:`atomic_path` (a killed run leaves the previous state). An empty existing directory
+    is replaced by the new one.
+    """
+    target = prepare_output(target, kind, overwrite=overwrite)
+    with atomic_path(target) as tmp:
+        tmp.mkdir(parents=True)
+        yield tmp
+        mark_output(tmp, kind)
+
+
+@contextlib.contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """Run the body with ``n`` torch CPU threads, then restore the previous count."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def lazy_exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that imports ``package.<homes[name]>`` when ``name`` is first used.
+
+    Keeps ``import rewardgym`` and the CLI light: heavy submodules (torch, d3rlpy) load only
+    when one of their names is touched.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name not in homes:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{homes[name]}"), name)
+
+    return __getattr__
+
+
+__all__ = [
+    "OLD_PREFIX",
+    "OWNER_FILE",
+    "TMP_PREFIX",
+    "atomic_output",
+    "atomic_path",
+    "clean_stale_temps",
+    "lazy_exports",
+    "mark_output",
+    "owner",
+    "prepare_output",
+    "rewardgym_home",
+    "temp_sibling",
+    "torch_threads",
+    "write_atomic",
+    "write_json_atomic",
+]
