@@ -96,6 +96,15 @@ def clean_stale_temps(parent: Path) -> list[Path]:
     return removed
 
 
+def absolute(path: str | Path) -> Path:
+    """``path`` made absolute and free of ``.`` and ``..`` parts, without resolving links.
+
+    Every writer works on such paths: a relative one changes meaning with the working
+    directory (Minari's ``get_size`` doubles it), and ``.`` has no name to put a sibling beside.
+    """
+    return Path(os.path.abspath(os.fspath(path)))
+
+
 def temp_sibling(target: Path) -> Path:
     """A fresh temporary path beside ``target`` that :func:`clean_stale_temps` recognises."""
     stamp = f"{time.monotonic_ns() % 10**9}"
@@ -111,7 +120,9 @@ def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
     existing directory is first renamed aside (``.rgold-*``), then removed once the new one is
     in place. ``replace=False`` raises ``FileExistsError`` instead of replacing anything.
     """
-    target = Path(target)
+    target = absolute(target)
+    if not target.name:
+        raise ValueError(f"atomic_path: {target} has no name to write a sibling of")
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(target.parent)
     tmp = temp_sibling(target)
@@ -174,9 +185,17 @@ def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
 
     A missing target, or an empty directory, is free. A target that holds anything without
     our marker belongs to the user: ``FileExistsError``, whatever ``overwrite`` says. A target
-    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``.
+    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``. The
+    current directory and its parents are always refused (a swap would move them away under
+    the user's shell). The returned path is absolute (see :func:`absolute`).
     """
-    target = Path(target)
+    target = absolute(target)
+    here = absolute(Path.cwd())
+    if target == here or target in here.parents:
+        raise FileExistsError(
+            f"{target} is the current directory or holds it; nothing there is touched: "
+            "name a new directory for the output, e.g. ./out"
+        )
     if target.exists() and not target.is_dir():
         raise FileExistsError(f"{target} is a file, not a directory; choose another output path")
     if not target.exists() or not any(target.iterdir()):
@@ -205,13 +224,16 @@ def atomic_output(target: str | Path, kind: str, *, overwrite: bool = False) -> 
 
     Combines :func:`prepare_output` (the user's files are never replaced) with
     :func:`atomic_path` (a killed run leaves the previous state). An empty existing directory
-    is replaced by the new one.
+    is replaced by the new one. The check runs again just before the rename, so a directory
+    that someone filled while the body ran is not replaced either. Entering the block creates
+    the temporary directory, so an output that cannot be written fails before any work.
     """
     target = prepare_output(target, kind, overwrite=overwrite)
     with atomic_path(target) as tmp:
         tmp.mkdir(parents=True)
         yield tmp
         mark_output(tmp, kind)
+        prepare_output(target, kind, overwrite=overwrite)
 
 
 @contextlib.contextmanager
@@ -246,6 +268,7 @@ __all__ = [
     "OLD_PREFIX",
     "OWNER_FILE",
     "TMP_PREFIX",
+    "absolute",
     "atomic_output",
     "atomic_path",
     "clean_stale_temps",

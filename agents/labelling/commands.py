@@ -38,7 +38,8 @@ def label_coren(
     seed: Annotated[int, typer.Option(help="Seed of the split and the orchestrator.")] = _D.seed,
     batch_size: Annotated[int, typer.Option(help="Judge requests per batch.")] = _D.batch_size,
     cache: Annotated[
-        Path | None, typer.Option(help="Judge cache file (default OUT/coren_cache.sqlite).")
+        Path | None,
+        typer.Option(help="Judge cache file (default: one per OUT under $REWARDGYM_HOME)."),
     ] = None,
     prompts: Annotated[
         Path | None, typer.Option(help="Directory of prompt *.txt files (default: shipped).")
@@ -57,10 +58,17 @@ def label_coren(
     minari: Annotated[bool, typer.Option(help="Also write the Minari copy.")] = True,
     overwrite: Annotated[bool, typer.Option(help="Replace a data set already in OUT.")] = False,
 ) -> None:
-    """Relabel every step of DATASET with COREN's dense reward and write it to OUT."""
+    """Relabel every step of DATASET with COREN's dense reward and write it to OUT.
+
+    OUT is checked before the first judge call (new, empty, or with --overwrite a rewardgym
+    data set; anything else is refused and left untouched) and appears only once complete.
+    A run whose judge calls all fail, or whose --api-key-env names an unset variable, stops
+    with exit status 1 and writes nothing.
+    """
     from rich.console import Console
 
-    from rewardgym.agents.labelling.coren import label_dataset
+    from rewardgym.agents.labelling.coren import LabellingError, label_dataset
+    from rewardgym.wrappers.judges.openai import JudgeUnavailableError
 
     try:
         config = CorenConfig(
@@ -83,19 +91,25 @@ def label_coren(
             "concurrency": concurrency,
             "timeout_s": timeout,
         }
-    report = label_dataset(
-        dataset,
-        out,
-        judge=judge,
-        config=config,
-        cache_path=cache,
-        prompts_dir=prompts,
-        qa_file=qa,
-        overwrite=overwrite,
-        minari=minari,
-        judge_options=options,
-    )
     console = Console()
+    try:
+        report = label_dataset(
+            dataset,
+            out,
+            judge=judge,
+            config=config,
+            cache_path=cache,
+            prompts_dir=prompts,
+            qa_file=qa,
+            overwrite=overwrite,
+            minari=minari,
+            judge_options=options,
+        )
+    except (FileExistsError, NotADirectoryError, PermissionError) as err:
+        raise typer.BadParameter(str(err), param_hint="--out") from err
+    except (LabellingError, JudgeUnavailableError) as err:
+        Console(stderr=True).print(f"[bold red]label coren stopped:[/] {err}", highlight=False)
+        raise typer.Exit(1) from err
     console.print(
         f"relabelled {report.episodes:,} episodes / {report.steps:,} steps ({report.ablation}) "
         f"in {report.total_seconds:.1f} s (judging {report.judge_seconds:.1f} s): "
@@ -106,7 +120,7 @@ def label_coren(
     console.print(
         f"held-out point-biserial correlation of the dense return with success: "
         f"{report.heldout_correlation:.3f} over {report.heldout_episodes} episodes; "
-        f"written to {report.out}"
+        f"written to {report.out}; judge cache {report.cache}"
     )
 
 

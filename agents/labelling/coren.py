@@ -5,11 +5,15 @@ on disk, so a killed run resumes without repeating a call) and computes the thre
 ``dense_rewards`` turns the terms into one reward per step for an ablation, training the
 orchestrator on the training share of trajectories; ``label_dataset`` does both and writes a
 NEW data set (same Arrow + Minari format, rewards replaced) without touching its input;
-``label_ablations`` asks the judges once and writes one data set per ablation.
+``label_ablations`` asks the judges once and writes one data set per ablation. Outputs are
+checked before the first judge call and renamed into place only when complete; a run whose
+judge calls all failed stops with :class:`LabellingError` and writes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -20,7 +24,15 @@ from typing import Any
 import numpy as np
 
 from rewardgym.embeddings import CachedEmbedder, shared_embedder
-from rewardgym.envs.trajectories.dataset import TrajectoryDataset
+from rewardgym.envs.trajectories.dataset import DATASET_KIND, TrajectoryDataset
+from rewardgym.runtime import (
+    absolute,
+    atomic_output,
+    mark_output,
+    owner,
+    prepare_output,
+    rewardgym_home,
+)
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.ensemble import (
     CompleteFn,
@@ -87,6 +99,7 @@ class LabelReport:
     initial_loss: float | None = None
     out: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    cache: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -296,21 +309,31 @@ def _subset(inputs: StepInputs, mask: np.ndarray) -> StepInputs:
     )
 
 
-def write_labelled(
+def default_cache_path(out: str | Path) -> Path:
+    """The judge cache of label runs into ``out`` unless ``cache_path`` names one.
+
+    It lives in the cache home (``$REWARDGYM_HOME/judge-cache``), keyed by the absolute path of
+    ``out``, not inside ``out``: the output is written beside its target and renamed into
+    place only when complete, while the answers a killed run paid for must survive it, and an
+    ``--overwrite`` rerun must find them.
+    """
+    target = absolute(out)
+    digest = hashlib.blake2b(str(target).encode("utf-8", "surrogatepass"), digest_size=8)
+    return rewardgym_home() / "judge-cache" / f"{target.name}-{digest.hexdigest()}.sqlite"
+
+
+def _write_labelled_into(
+    directory: Path,
     judged: JudgedDataset,
     rewards: list[np.ndarray],
-    out: str | Path,
     report: LabelReport,
     orchestrator: Orchestrator | None,
-    overwrite: bool = False,
-    minari: bool = True,
-) -> Path:
-    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``."""
-    target = Path(out)
+    minari: bool,
+) -> None:
+    """Write the relabelled data set and its ``coren/`` files into the empty ``directory``."""
     relabelled = judged.data.with_rewards(rewards, source=f"coren:{report.ablation}")
     relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
-    relabelled.save(target, minari=minari, overwrite=overwrite)
-    extras = target / COREN_DIR
+    extras = directory / COREN_DIR
     extras.mkdir(parents=True, exist_ok=True)
     if orchestrator is not None:
         orchestrator.save(extras / "orchestrator.pt")
@@ -324,16 +347,76 @@ def write_labelled(
         episode_index=np.repeat(np.arange(len(lengths)), lengths),
         rewards=np.concatenate(rewards or [np.zeros(0, dtype=np.float32)]),
     )
-    (extras / "report.json").write_text(json.dumps(report.as_dict(), indent=2, default=float))
-    return target
+    (extras / "report.json").write_text(
+        json.dumps(report.as_dict(), indent=2, default=float), encoding="utf-8"
+    )
+    relabelled.write_into(directory, minari=minari)
+
+
+def write_labelled(
+    judged: JudgedDataset,
+    rewards: list[np.ndarray],
+    out: str | Path,
+    report: LabelReport,
+    orchestrator: Orchestrator | None,
+    overwrite: bool = False,
+    minari: bool = True,
+) -> Path:
+    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``.
+
+    Atomic like ``TrajectoryDataset.save``: ``out`` appears only once complete, and a
+    directory that is not a rewardgym data set is never replaced, whatever ``overwrite`` says.
+    """
+    with atomic_output(out, DATASET_KIND, overwrite=overwrite) as tmp:
+        _write_labelled_into(tmp, judged, rewards, report, orchestrator, minari)
+    return absolute(out)
 
 
 def _check_paths(dataset: Path, out: Path) -> None:
-    if dataset.resolve() == out.resolve() or dataset.resolve() in out.resolve().parents:
+    if dataset == out or dataset in out.parents:
         raise ValueError(
             f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
             "modifies its input, so write the relabelled data set elsewhere"
         )
+
+
+class LabellingError(RuntimeError):
+    """A labelling run that cannot give a meaningful data set, stopped before writing one."""
+
+
+def check_judged(judged: JudgedDataset, judge: Judge) -> None:
+    """Raise :class:`LabellingError` when every judge call of the run failed.
+
+    Failed calls are abstentions, and a data set labelled from abstentions only is all
+    zeros: it must not be written as if it were a relabelling.
+    """
+    calls, failures = judged.judge_stats["calls"], judged.judge_stats["failures"]
+    if calls and failures == calls:
+        last = getattr(judge, "last_error", None)
+        raise LabellingError(
+            f"every one of the {calls:,} judge calls to {judge.identity} failed"
+            + (f" (last: {last})" if last else "")
+            + "; no data set was written. Answers already cached are kept: fix the judge "
+            "(URL, key, server) and run the same command again"
+        )
+
+
+_CONTAINER_KIND = "coren-ablations"
+
+
+def _prepare_container(root: Path) -> None:
+    """Make ``root`` a marked folder of per-ablation data sets, or refuse a folder of the user's."""
+    if root.is_dir() and any(root.iterdir()):
+        found = owner(root)
+        if found is None or found.get("kind") != _CONTAINER_KIND:
+            raise FileExistsError(
+                f"{root} already holds files that are not rewardgym's per-ablation data sets; "
+                "nothing there is touched: choose an empty or new directory"
+            )
+        return
+    prepare_output(root, _CONTAINER_KIND, overwrite=False)
+    root.mkdir(parents=True, exist_ok=True)
+    mark_output(root, _CONTAINER_KIND)
 
 
 def label_ablations(
@@ -354,58 +437,79 @@ def label_ablations(
 ) -> dict[str, LabelReport]:
     """Judge ``dataset`` once and write one relabelled data set per ablation to ``out_root/<ablation>``.
 
-    The judge cache lives at ``cache_path`` (default ``out_root/coren_cache.sqlite``), so a
-    killed run picks up where it stopped. Returns the report of every ablation.
+    Every output is checked before the first judge call: a directory that is not a rewardgym
+    data set (or, without ``overwrite``, any data set) is refused, and one that cannot be
+    written fails at once. Each data set is written beside its target and renamed into place
+    when complete; a run whose judge calls all failed raises :class:`LabellingError` and
+    writes nothing. The judge cache lives at ``cache_path`` (default
+    :func:`default_cache_path` of ``out_root``), so a killed run picks up where it stopped.
+    Returns the report of every ablation.
     """
     start = time.perf_counter()
-    source, root = Path(dataset), Path(out_root)
+    source, root = absolute(dataset), absolute(out_root)
     _check_paths(source, root)
     config = config or CorenConfig()
-    judge_obj = resolve_judge(judge, embedder, **(judge_options or {}))
-    embedder = _embedder_of(judge_obj, embedder)
-    prompts = load_prompts(config.n_prompts, prompts_dir)
-    qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
-    cache = JudgeCache(Path(cache_path) if cache_path else root / "coren_cache.sqlite")
-    try:
+    targets = {a: root / a if len(ablations) > 1 else root for a in ablations}
+    if len(ablations) > 1:
+        _prepare_container(root)
+    for target in targets.values():
+        prepare_output(target, DATASET_KIND, overwrite=overwrite)
+    cache_file = absolute(cache_path) if cache_path else default_cache_path(root)
+    with contextlib.ExitStack() as outputs:
+        # Entering creates each temporary directory: an unwritable output fails here, before
+        # any judge call is paid for.
+        staging = {
+            a: outputs.enter_context(atomic_output(t, DATASET_KIND, overwrite=overwrite))
+            for a, t in targets.items()
+        }
+        judge_obj = resolve_judge(judge, embedder, **(judge_options or {}))
+        embedder = _embedder_of(judge_obj, embedder)
+        prompts = load_prompts(config.n_prompts, prompts_dir)
+        qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
         data = TrajectoryDataset.from_dir(source)
-        judged = judge_dataset(
-            data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
-        )
-    finally:
-        cache.close()
-    reports = {}
-    for ablation in ablations:
-        cfg = replace(config, ablation=ablation)
-        rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
-        counts = judged.counts
-        report = LabelReport(
-            ablation=ablation,
-            episodes=len(data),
-            steps=data.n_steps,
-            requests=counts.rate_requests + counts.structural_requests + counts.temporal_requests,
-            judge_calls=judged.judge_stats["calls"],
-            cache_hits=judged.cache_hits,
-            failures=judged.judge_stats["failures"],
-            abstentions={
-                "rate": counts.rate_abstentions,
-                "structural": counts.structural_abstentions,
-                "temporal": counts.temporal_abstentions,
-            },
-            abstained_steps=counts.abstained_steps,
-            judge_seconds=judged.seconds,
-            total_seconds=0.0,
-            heldout_episodes=info["heldout_episodes"],
-            heldout_correlation=info["heldout_correlation"],
-            heldout_term_correlations=info["heldout_term_correlations"],
-            final_loss=info.get("final_loss"),
-            initial_loss=info.get("initial_loss"),
-            extra={k: v for k, v in info.items() if k == "mean_weights"},
-        )
-        target = root / ablation if len(ablations) > 1 else root
-        report.out = str(target)
-        report.total_seconds = time.perf_counter() - start
-        write_labelled(judged, rewards, target, report, orchestrator, overwrite, minari)
-        reports[ablation] = report
+        cache = JudgeCache(cache_file)
+        try:
+            judged = judge_dataset(
+                data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
+            )
+        finally:
+            cache.close()
+        check_judged(judged, judge_obj)
+        reports = {}
+        for ablation in ablations:
+            cfg = replace(config, ablation=ablation)
+            rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
+            counts = judged.counts
+            report = LabelReport(
+                ablation=ablation,
+                episodes=len(data),
+                steps=data.n_steps,
+                requests=counts.rate_requests
+                + counts.structural_requests
+                + counts.temporal_requests,
+                judge_calls=judged.judge_stats["calls"],
+                cache_hits=judged.cache_hits,
+                failures=judged.judge_stats["failures"],
+                abstentions={
+                    "rate": counts.rate_abstentions,
+                    "structural": counts.structural_abstentions,
+                    "temporal": counts.temporal_abstentions,
+                },
+                abstained_steps=counts.abstained_steps,
+                judge_seconds=judged.seconds,
+                total_seconds=0.0,
+                heldout_episodes=info["heldout_episodes"],
+                heldout_correlation=info["heldout_correlation"],
+                heldout_term_correlations=info["heldout_term_correlations"],
+                final_loss=info.get("final_loss"),
+                initial_loss=info.get("initial_loss"),
+                extra={k: v for k, v in info.items() if k == "mean_weights"},
+                cache=str(cache_file),
+            )
+            report.out = str(targets[ablation])
+            report.total_seconds = time.perf_counter() - start
+            _write_labelled_into(staging[ablation], judged, rewards, report, orchestrator, minari)
+            reports[ablation] = report
     return reports
 
 
@@ -427,9 +531,11 @@ def label_dataset(
     """Write a copy of the data set at ``dataset`` to ``out`` with COREN's dense rewards.
 
     ``judge`` is a ``Judge`` or a spec (``embedding``, ``hf:PATH``, ``openai:URL``); the
-    ablation and every other setting come from ``config``. The input is only read. The judge
-    cache defaults to ``out/coren_cache.sqlite``; rerunning after a kill asks only what is
-    missing. ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
+    ablation and every other setting come from ``config``. The input is only read. ``out``
+    must be new, empty, or (with ``overwrite``) a rewardgym data set; it is checked before the
+    first judge call and appears only once complete. The judge cache defaults to
+    :func:`default_cache_path` of ``out``; rerunning after a kill asks only what is missing.
+    ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
     """
     config = config or CorenConfig()
     return label_ablations(
@@ -454,6 +560,9 @@ __all__ = [
     "COREN_DIR",
     "JudgedDataset",
     "LabelReport",
+    "LabellingError",
+    "check_judged",
+    "default_cache_path",
     "dense_rewards",
     "judge_dataset",
     "label_ablations",

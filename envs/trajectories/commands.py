@@ -46,7 +46,12 @@ def collect(
     minari: Annotated[bool, typer.Option(help="Also write the Minari copy under OUT/data.")] = True,
     overwrite: Annotated[bool, typer.Option(help="Replace a data set already in OUT.")] = False,
 ) -> None:
-    """Collect expert trajectories with random actions injected, recording only success."""
+    """Collect expert trajectories with random actions injected, recording only success.
+
+    OUT is checked before collecting: it must be new, empty, or (with --overwrite) a data set
+    rewardgym wrote; anything else is refused and left untouched. The data set appears at
+    OUT only once complete, so a killed run leaves nothing to clean by hand.
+    """
     from rich.console import Console
     from rich.progress import Progress
 
@@ -68,13 +73,23 @@ def collect(
         )
     except ValueError as err:
         raise typer.BadParameter(str(err)) from err
+    from rewardgym.envs.trajectories.dataset import DATASET_KIND
+    from rewardgym.runtime import prepare_output
+
+    try:
+        out = prepare_output(out, DATASET_KIND, overwrite=overwrite)
+    except FileExistsError as err:
+        raise typer.BadParameter(str(err), param_hint="--out") from err
     console = Console()
     start = time.perf_counter()
     with Progress(transient=True, console=console) as bar:
         task = bar.add_task(f"collecting {env}", total=episodes)
         data = collect_dataset(config, progress=lambda done: bar.update(task, completed=done))
     collected = time.perf_counter() - start
-    data.save(out, minari=minari, overwrite=overwrite)
+    try:
+        data.save(out, minari=minari, overwrite=overwrite)
+    except (FileExistsError, NotADirectoryError, PermissionError) as err:
+        raise typer.BadParameter(str(err), param_hint="--out") from err
     total = time.perf_counter() - start
     console.print(
         f"collected {len(data):,} episodes / {data.n_steps:,} steps of {env} in {collected:.1f} s; "
@@ -84,8 +99,7 @@ def collect(
     console.print(
         f"load with TrajectoryDataset.from_dir({str(out)!r})"
         + (
-            f", or minari: MINARI_DATASETS_PATH={Path(out).resolve().parent} "
-            f"minari.load_dataset({Path(out).name!r})"
+            f", or minari: MINARI_DATASETS_PATH={out.parent} minari.load_dataset({out.name!r})"
             if minari
             else ""
         )
