@@ -38,10 +38,10 @@ from rewardgym.envs.shopping.store import (
     StoreError,
     fill_store,
 )
+from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 from rewardgym.runtime import absolute, atomic_output, atomic_path, mark_output, rewardgym_home
 
 Split = Literal["train", "test", "all"]
-DEFAULT_SESSIONS = 2000
 DEFAULT_SEED = 0
 DEFAULT_TEST_FRACTION = 0.2
 
@@ -57,22 +57,22 @@ def _fill(directory: Path, sessions: Iterable[ShopSession], total: int | None, l
 def build_synthetic_store(
     out: str | os.PathLike[str],
     *,
-    sessions: int = DEFAULT_SESSIONS,
-    seed: int = DEFAULT_SEED,
+    config: SyntheticShopperConfig | None = None,
     overwrite: bool = False,
 ) -> SessionStore:
-    """Generate the synthetic shopper corpus into a new store at ``out``, with a progress bar.
+    """Generate the synthetic shopper corpus of ``config`` into a new store at ``out``.
 
     Written atomically (:func:`rewardgym.envs.shopping.store.write_store`): a directory that
     holds anything but a store we wrote is refused, one we wrote is replaced only with
     ``overwrite=True``, and a killed build leaves nothing behind but a temporary sibling that
     the next write removes.
     """
-    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig, generate_sessions
+    from rewardgym.envs.shopping.synthetic import generate_sessions
 
-    config = SyntheticShopperConfig(sessions=sessions, seed=seed)
+    config = config or SyntheticShopperConfig()
+    label = f"synthetic shoppers ({config.sessions})"
     with atomic_output(out, STORE_KIND, overwrite=overwrite) as tmp:
-        _fill(tmp, generate_sessions(config), sessions, f"synthetic shoppers ({sessions})")
+        _fill(tmp, generate_sessions(config), config.sessions, label)
     return SessionStore(absolute(out))
 
 
@@ -123,13 +123,11 @@ def _cached_store(
     return SessionStore(path)
 
 
-def default_store(sessions: int = DEFAULT_SESSIONS, seed: int = DEFAULT_SEED) -> SessionStore:
+def default_store(
+    sessions: int = SyntheticShopperConfig.sessions, seed: int = SyntheticShopperConfig.seed
+) -> SessionStore:
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
-    from rewardgym.envs.shopping.synthetic import (
-        GENERATOR_VERSION,
-        SyntheticShopperConfig,
-        generate_sessions,
-    )
+    from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION, generate_sessions
 
     # The generator's version is in the key, so a changed shopper never reuses a stale cache.
     name = f"synthetic-g{GENERATOR_VERSION}-seed{seed}-n{sessions}"
@@ -235,7 +233,6 @@ def _opera_split(root: Path, split: Split) -> tuple[SessionStore, list[int]]:
 
 
 __all__ = [
-    "DEFAULT_SESSIONS",
     "DEFAULT_TEST_FRACTION",
     "build_synthetic_store",
     "default_store",

@@ -24,7 +24,7 @@ batch in which no request got an answer (the server is down or is not a chat end
 
 The API key is read from the environment variable ``api_key_env`` at call time and never
 stored in the judge's identity, logged or put in an error message. A variable that is unset
-is an error at construction; pass ``api_key_env=None`` for a server that needs no key.
+is an error at construction; an empty ``api_key_env`` sends no key (a local server).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import json
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import httpx
 
@@ -48,24 +49,42 @@ class JudgeUnavailableError(RuntimeError):
     """The judge cannot answer at all (refused key, unset key variable, dead server)."""
 
 
+@dataclass(frozen=True)
+class OpenAIJudgeConfig:
+    """How the judge talks to an OpenAI-compatible endpoint (used only by ``openai:URL`` judges)."""
+
+    model: str = "default"
+    """Model name sent with each request (what the server serves)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable that holds the API key (read at call time, never stored); it must
+    be set. An empty name sends no key, for a local server that needs none."""
+    concurrency: int = 8
+    """Requests in flight at once."""
+    timeout_s: float = 30.0
+    """Seconds allowed for one attempt of a request, whole: connecting, sending, every byte."""
+    max_retries: int = 3
+    """Retries of a request after a timeout, a connection error, HTTP 429 or 5xx."""
+    backoff_s: float = 0.5
+    """First retry's wait in seconds; doubles with every retry."""
+    max_tokens: int = 256
+    """Longest completion asked for."""
+    temperature: float = 0.0
+    """Sampling temperature of the judge (0: greedy, so answers are reproducible)."""
+    max_response_bytes: int = 1 << 20
+    """Largest answer body accepted (decoded); a larger one is abandoned as a failure."""
+
+
 class OpenAIJudge(Judge):
     """Asks a chat-completions endpoint; bounded attempts, abstentions on every kind of garbage."""
 
-    def __init__(
-        self,
-        base_url: str,
-        model: str = "default",
-        api_key_env: str | None = "OPENAI_API_KEY",
-        concurrency: int = 8,
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        backoff_s: float = 0.5,
-        max_tokens: int = 256,
-        temperature: float = 0.0,
-        max_response_bytes: int = 1 << 20,
-    ) -> None:
-        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) and the served ``model``."""
+    def __init__(self, base_url: str, config: OpenAIJudgeConfig | None = None) -> None:
+        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) with the settings of ``config``."""
         super().__init__()
+        config = config or OpenAIJudgeConfig()
+        model, api_key_env, concurrency = config.model, config.api_key_env, config.concurrency
+        timeout_s, max_retries, backoff_s = config.timeout_s, config.max_retries, config.backoff_s
+        max_tokens, temperature = config.max_tokens, config.temperature
+        max_response_bytes = config.max_response_bytes
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(
                 f"openai judge: base URL {base_url!r} must start with http:// or https:// "
@@ -80,7 +99,7 @@ class OpenAIJudge(Judge):
         if api_key_env and not os.environ.get(api_key_env):
             raise JudgeUnavailableError(
                 f"openai judge: the API key variable {api_key_env} is not set; export it, "
-                "or pass api_key_env=None (CLI: --api-key-env '') for a server without keys"
+                "or set api_key_env='' (CLI: --openai.api-key-env '') for a server without keys"
             )
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
@@ -220,4 +239,4 @@ def _completion_text(payload: bytes) -> str | None:
     return content.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
-__all__ = ["JudgeUnavailableError", "OpenAIJudge"]
+__all__ = ["JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]
