@@ -96,7 +96,7 @@ def clean_stale_temps(parent: Path) -> list[Path]:
     return removed
 
 
-def absolute(path: str | Path) -> Path:
+def absolute(path: str | os.PathLike[str]) -> Path:
     """``path`` made absolute and free of ``.`` and ``..`` parts, without resolving links.
 
     Every writer works on such paths: a relative one changes meaning with the working
@@ -112,7 +112,7 @@ def temp_sibling(target: Path) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
+def atomic_path(target: str | os.PathLike[str], *, replace: bool = True) -> Iterator[Path]:
     """Yield a temporary sibling of ``target``; on success move it onto ``target`` atomically.
 
     The body writes a file or a directory at the yielded path. When it raises, the temporary
@@ -144,7 +144,7 @@ def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
             _remove(tmp)
 
 
-def write_atomic(target: str | Path, data: str | bytes) -> Path:
+def write_atomic(target: str | os.PathLike[str], data: str | bytes) -> Path:
     """Write ``data`` (text as UTF-8) to ``target`` through a temporary sibling; return it."""
     target = Path(target)
     with atomic_path(target) as tmp:
@@ -155,7 +155,7 @@ def write_atomic(target: str | Path, data: str | bytes) -> Path:
     return target
 
 
-def write_json_atomic(target: str | Path, value: Any) -> Path:
+def write_json_atomic(target: str | os.PathLike[str], value: Any) -> Path:
     """Write ``value`` as indented JSON to ``target`` atomically; return the path."""
     return write_atomic(target, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
@@ -180,7 +180,7 @@ def mark_output(directory: str | Path, kind: str, **extra: Any) -> None:
     write_json_atomic(Path(directory) / OWNER_FILE, payload)
 
 
-def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
+def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
     """Check that ``target`` may be written by a command of ``kind``; return it as a Path.
 
     A missing target, or an empty directory, is free. A target that holds anything without
@@ -219,7 +219,9 @@ def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_output(target: str | Path, kind: str, *, overwrite: bool = False) -> Iterator[Path]:
+def atomic_output(
+    target: str | os.PathLike[str], kind: str, *, overwrite: bool = False
+) -> Iterator[Path]:
     """Yield a temporary directory that becomes ``target`` (marked as ``kind``) on success.
 
     Combines :func:`prepare_output` (the user's files are never replaced) with

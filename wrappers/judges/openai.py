@@ -209,17 +209,17 @@ class OpenAIJudge(Judge):
                 return self._fail(f"HTTP {status}")[0], status in _RETRY_STATUS
             declared = r.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > self.max_response_bytes:
-                return self._too_large(), False
+                return self._too_large()
             chunks, size = [], 0
             async for chunk in r.aiter_bytes():
                 size += len(chunk)
                 if size > self.max_response_bytes:
-                    return self._too_large(), False
+                    return self._too_large()
                 chunks.append(chunk)
         return b"".join(chunks), False
 
-    def _too_large(self) -> None:
-        self._fail(f"a body over max_response_bytes={self.max_response_bytes:,}")
+    def _too_large(self) -> tuple[None, bool]:
+        return self._fail(f"a body over max_response_bytes={self.max_response_bytes:,}")
 
     def _fail(self, reason: str, retry: bool = False) -> tuple[None, bool]:
         self.last_error = f"{reason} from {self.url}"
