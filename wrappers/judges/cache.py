@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ import numpy as np
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest, freeze_inputs
 from rewardgym.wrappers.judges.prompts import Prompt
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 500  # SQLite before 3.32 binds at most 999 variables per statement
 
 
@@ -134,9 +136,7 @@ def storable_text(value: str) -> str:
     SQLite stores UTF-8, which cannot hold a lone surrogate; a judge answer may carry one
     (an LLM server can escape one into its JSON).
     """
-    if value.isascii():
-        return value
-    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
 
 
 def answer_unique(

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import httpx
 
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.judges.cache import storable_text
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 _REFUSED_STATUS = frozenset({401, 403})
@@ -56,8 +57,7 @@ class OpenAIJudgeConfig:
     model: str = "default"
     """Model name sent with each request (what the server serves)."""
     api_key_env: str = "OPENAI_API_KEY"
-    """Environment variable that holds the API key (read at call time, never stored); it must
-    be set. An empty name sends no key, for a local server that needs none."""
+    """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
     concurrency: int = 8
     """Requests in flight at once."""
     timeout_s: float = 30.0
@@ -236,7 +236,7 @@ def _completion_text(payload: bytes) -> str | None:
     if not isinstance(content, str):
         return None
     # JSON may escape a lone surrogate (\ud800), which no UTF-8 store can hold.
-    return content.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return storable_text(content)
 
 
 __all__ = ["JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]
