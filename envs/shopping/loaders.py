@@ -95,7 +95,7 @@ def _parse_json(text: str, source: str, where: str, field_name: str | None = Non
     except ValueError as err:  # e.g. an integer of more than 4300 digits
         message = f"invalid JSON ({err})"
     raise DataValidationError(
-        message, source=source, location=where, field_name=field_name, value=text.strip()
+        message, source=source, location=where, field_name=field_name, value=text[:200].strip()
     )
 
 
