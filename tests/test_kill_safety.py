@@ -59,6 +59,11 @@ def _run(args: list[str], cwd: Path, home: Path) -> float:
 
 
 def _temps(parent: Path) -> list[str]:
+    """Hidden entries beside the outputs: temporaries of a write (ours or an older version's)."""
+    return [p.name for p in parent.iterdir() if p.name.startswith(".")]
+
+
+def _ours(parent: Path) -> list[str]:
     return [p.name for p in parent.iterdir() if p.name.startswith((TMP_PREFIX, OLD_PREFIX))]
 
 
@@ -66,7 +71,7 @@ def _kill_at(proc: subprocess.Popen[bytes], delay: float, out: Path, in_write: b
     """SIGKILL ``proc`` ``delay`` s after its start, or after its temporary output appeared."""
     deadline = time.monotonic() + 60.0
     if in_write:
-        while not _temps(out.parent) and proc.poll() is None and time.monotonic() < deadline:
+        while not _ours(out.parent) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)

@@ -97,7 +97,9 @@ def write_labelled(
 
 
 def check_paths(dataset: Path, out: Path) -> None:
-    if dataset == out or dataset in out.parents:
+    """Refuse an output that is the input data set or lies inside it (links followed)."""
+    source, target = dataset.resolve(), out.resolve()
+    if source == target or source in target.parents:
         raise ValueError(
             f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
             "modifies its input, so write the relabelled data set elsewhere"
