@@ -96,6 +96,15 @@ def clean_stale_temps(parent: Path) -> list[Path]:
     return removed
 
 
+def absolute(path: str | os.PathLike[str]) -> Path:
+    """``path`` made absolute and free of ``.`` and ``..`` parts, without resolving links.
+
+    Every writer works on such paths: a relative one changes meaning with the working
+    directory (Minari's ``get_size`` doubles it), and ``.`` has no name to put a sibling beside.
+    """
+    return Path(os.path.abspath(os.fspath(path)))
+
+
 def temp_sibling(target: Path) -> Path:
     """A fresh temporary path beside ``target`` that :func:`clean_stale_temps` recognises."""
     stamp = f"{time.monotonic_ns() % 10**9}"
@@ -103,7 +112,7 @@ def temp_sibling(target: Path) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
+def atomic_path(target: str | os.PathLike[str], *, replace: bool = True) -> Iterator[Path]:
     """Yield a temporary sibling of ``target``; on success move it onto ``target`` atomically.
 
     The body writes a file or a directory at the yielded path. When it raises, the temporary
@@ -111,7 +120,9 @@ def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
     existing directory is first renamed aside (``.rgold-*``), then removed once the new one is
     in place. ``replace=False`` raises ``FileExistsError`` instead of replacing anything.
     """
-    target = Path(target)
+    target = absolute(target)
+    if not target.name:
+        raise ValueError(f"atomic_path: {target} has no name to write a sibling of")
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(target.parent)
     tmp = temp_sibling(target)
@@ -133,7 +144,7 @@ def atomic_path(target: str | Path, *, replace: bool = True) -> Iterator[Path]:
             _remove(tmp)
 
 
-def write_atomic(target: str | Path, data: str | bytes) -> Path:
+def write_atomic(target: str | os.PathLike[str], data: str | bytes) -> Path:
     """Write ``data`` (text as UTF-8) to ``target`` through a temporary sibling; return it."""
     target = Path(target)
     with atomic_path(target) as tmp:
@@ -144,7 +155,7 @@ def write_atomic(target: str | Path, data: str | bytes) -> Path:
     return target
 
 
-def write_json_atomic(target: str | Path, value: Any) -> Path:
+def write_json_atomic(target: str | os.PathLike[str], value: Any) -> Path:
     """Write ``value`` as indented JSON to ``target`` atomically; return the path."""
     return write_atomic(target, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
@@ -169,14 +180,22 @@ def mark_output(directory: str | Path, kind: str, **extra: Any) -> None:
     write_json_atomic(Path(directory) / OWNER_FILE, payload)
 
 
-def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
+def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
     """Check that ``target`` may be written by a command of ``kind``; return it as a Path.
 
     A missing target, or an empty directory, is free. A target that holds anything without
     our marker belongs to the user: ``FileExistsError``, whatever ``overwrite`` says. A target
-    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``.
+    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``. The
+    current directory and its parents are always refused (a swap would move them away under
+    the user's shell). The returned path is absolute (see :func:`absolute`).
     """
-    target = Path(target)
+    target = absolute(target)
+    here = absolute(Path.cwd())
+    if target == here or target in here.parents:
+        raise FileExistsError(
+            f"{target} is the current directory or holds it; nothing there is touched: "
+            "name a new directory for the output, e.g. ./out"
+        )
     if target.exists() and not target.is_dir():
         raise FileExistsError(f"{target} is a file, not a directory; choose another output path")
     if not target.exists() or not any(target.iterdir()):
@@ -200,18 +219,23 @@ def prepare_output(target: str | Path, kind: str, *, overwrite: bool) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_output(target: str | Path, kind: str, *, overwrite: bool = False) -> Iterator[Path]:
+def atomic_output(
+    target: str | os.PathLike[str], kind: str, *, overwrite: bool = False
+) -> Iterator[Path]:
     """Yield a temporary directory that becomes ``target`` (marked as ``kind``) on success.
 
     Combines :func:`prepare_output` (the user's files are never replaced) with
     :func:`atomic_path` (a killed run leaves the previous state). An empty existing directory
-    is replaced by the new one.
+    is replaced by the new one. The check runs again just before the rename, so a directory
+    that someone filled while the body ran is not replaced either. Entering the block creates
+    the temporary directory, so an output that cannot be written fails before any work.
     """
     target = prepare_output(target, kind, overwrite=overwrite)
     with atomic_path(target) as tmp:
         tmp.mkdir(parents=True)
         yield tmp
         mark_output(tmp, kind)
+        prepare_output(target, kind, overwrite=overwrite)
 
 
 @contextlib.contextmanager
@@ -246,6 +270,7 @@ __all__ = [
     "OLD_PREFIX",
     "OWNER_FILE",
     "TMP_PREFIX",
+    "absolute",
     "atomic_output",
     "atomic_path",
     "clean_stale_temps",

@@ -14,6 +14,7 @@ from rewardgym.runtime import (
     OLD_PREFIX,
     OWNER_FILE,
     TMP_PREFIX,
+    absolute,
     atomic_output,
     atomic_path,
     clean_stale_temps,
@@ -105,3 +106,36 @@ def test_old_directory_without_replacement_is_restored(tmp_path: Path) -> None:
     (old / "v").write_text("old")
     clean_stale_temps(tmp_path)
     assert (tmp_path / "out" / "v").read_text() == "old"
+
+
+def test_the_working_directory_and_its_parents_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = tmp_path / "a" / "b"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    for target in (".", "./", "..", str(tmp_path)):
+        with pytest.raises(FileExistsError, match="current directory"):
+            prepare_output(target, "shop-store", overwrite=True)
+    assert prepare_output("new", "shop-store", overwrite=False) == here / "new"
+
+
+def test_relative_and_dotted_targets_become_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert absolute("x/../y/./z") == tmp_path / "y" / "z"
+    with atomic_output("rel/out", "shop-store") as tmp:
+        assert tmp.is_absolute() and tmp.parent == tmp_path / "rel"
+    assert (tmp_path / "rel" / "out" / OWNER_FILE).is_file()
+
+
+def test_a_target_filled_meanwhile_is_not_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(FileExistsError, match="no rewardgym command wrote"):  # noqa: SIM117
+        with atomic_output(out, "shop-store") as tmp:
+            (tmp / "data").write_text("new")
+            out.mkdir()
+            (out / "theirs.txt").write_text("user")  # someone wrote there while we worked
+    assert [p.name for p in out.iterdir()] == ["theirs.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

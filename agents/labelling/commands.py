@@ -32,7 +32,7 @@ class LabelCoren:
     openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
     """Settings of an openai:URL judge (refused for other judges)."""
     cache: Path | None = None
-    """Judge cache file (default OUT/coren_cache.sqlite)."""
+    """Judge cache file (default: one per OUT under $REWARDGYM_HOME/judge-cache, kept across runs)."""
     prompts: Path | None = None
     """Directory of prompt *.txt files (default: the shipped ones)."""
     qa: Path | None = None
@@ -43,26 +43,38 @@ class LabelCoren:
     """Replace a relabelled data set that an earlier run wrote to OUT."""
 
     def run(self) -> None:
-        """Label, write and print the report."""
+        """Label, write and print the report.
+
+        OUT is checked before the first judge call (new, empty, or with --overwrite a data set
+        rewardgym wrote; anything else is refused and left untouched) and appears only once
+        complete. A run whose judge calls all fail, or whose key variable is unset, stops with
+        a non-zero exit status and writes nothing.
+        """
         from rich.console import Console
 
-        from rewardgym.agents.labelling.coren import label_dataset
+        from rewardgym.agents.labelling.coren import LabellingError, label_dataset
+        from rewardgym.wrappers.judges.openai import JudgeUnavailableError
 
         is_openai = self.judge.startswith("openai:")
         if not is_openai and self.openai != OpenAIJudgeConfig():
             raise SystemExit(f"--openai.* settings apply to openai:URL judges, not {self.judge!r}")
-        report = label_dataset(
-            self.dataset,
-            self.out,
-            judge=self.judge,
-            config=self.coren,
-            cache_path=self.cache,
-            prompts_dir=self.prompts,
-            qa_file=self.qa,
-            overwrite=self.overwrite,
-            minari=self.minari,
-            openai=self.openai if is_openai else None,
-        )
+        try:
+            report = label_dataset(
+                self.dataset,
+                self.out,
+                judge=self.judge,
+                config=self.coren,
+                cache_path=self.cache,
+                prompts_dir=self.prompts,
+                qa_file=self.qa,
+                overwrite=self.overwrite,
+                minari=self.minari,
+                openai=self.openai if is_openai else None,
+            )
+        except (FileExistsError, NotADirectoryError, PermissionError) as err:
+            raise SystemExit(f"rewardgym label coren: {err}") from err
+        except (LabellingError, JudgeUnavailableError) as err:
+            raise SystemExit(f"rewardgym label coren stopped, nothing written: {err}") from err
         console = Console()
         console.print(
             f"relabelled {report.episodes:,} episodes / {report.steps:,} steps ({report.ablation}) "
@@ -74,7 +86,7 @@ class LabelCoren:
         console.print(
             f"held-out point-biserial correlation of the dense return with success: "
             f"{report.heldout_correlation:.3f} over {report.heldout_episodes} episodes; "
-            f"written to {report.out}"
+            f"written to {report.out}; judge cache {report.cache}"
         )
 
 

@@ -5,12 +5,14 @@ on disk, so a killed run resumes without repeating a call) and computes the thre
 ``dense_rewards`` turns the terms into one reward per step for an ablation, training the
 orchestrator on the training share of trajectories; ``label_dataset`` does both and writes a
 NEW data set (same Arrow + Minari format, rewards replaced) without touching its input;
-``label_ablations`` asks the judges once and writes one data set per ablation.
+``label_ablations`` asks the judges once and writes one data set per ablation. Outputs are
+checked before the first judge call and renamed into place only when complete; a run whose
+judge calls all failed stops with :class:`LabellingError` and writes nothing.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -19,8 +21,19 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.agents.labelling.output import (
+    COREN_DIR,
+    LabellingError,
+    check_judged,
+    check_paths,
+    default_cache_path,
+    prepare_container,
+    write_labelled,
+    write_labelled_into,
+)
 from rewardgym.embeddings import CachedEmbedder, shared_embedder
-from rewardgym.envs.trajectories.dataset import TrajectoryDataset
+from rewardgym.envs.trajectories.dataset import DATASET_KIND, TrajectoryDataset
+from rewardgym.runtime import absolute, atomic_output, prepare_output
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.ensemble import (
     CompleteFn,
@@ -44,9 +57,6 @@ from rewardgym.wrappers.judges.embedding import EmbeddingJudge
 from rewardgym.wrappers.judges.factory import make_judge
 from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
 from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
-
-COREN_DIR = "coren"
-"""Sub-directory of a relabelled data set that holds the orchestrator, report and terms."""
 
 
 @dataclass
@@ -88,6 +98,7 @@ class LabelReport:
     initial_loss: float | None = None
     out: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    cache: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -300,46 +311,6 @@ def _subset(inputs: StepInputs, mask: np.ndarray) -> StepInputs:
     )
 
 
-def write_labelled(
-    judged: JudgedDataset,
-    rewards: list[np.ndarray],
-    out: str | Path,
-    report: LabelReport,
-    orchestrator: Orchestrator | None,
-    overwrite: bool = False,
-    minari: bool = True,
-) -> Path:
-    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``."""
-    target = Path(out)
-    relabelled = judged.data.with_rewards(rewards, source=f"coren:{report.ablation}")
-    relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
-    relabelled.save(target, minari=minari, overwrite=overwrite)
-    extras = target / COREN_DIR
-    extras.mkdir(parents=True, exist_ok=True)
-    if orchestrator is not None:
-        orchestrator.save(extras / "orchestrator.pt")
-    lengths = [len(s.terms) for s in judged.scored]
-    np.savez_compressed(
-        extras / "terms.npz",
-        terms=judged.flat_terms().astype(np.float32),
-        votes=np.concatenate([s.votes for s in judged.scored] or [np.zeros((0, 1))]).astype(
-            np.float32
-        ),
-        episode_index=np.repeat(np.arange(len(lengths)), lengths),
-        rewards=np.concatenate(rewards or [np.zeros(0, dtype=np.float32)]),
-    )
-    (extras / "report.json").write_text(json.dumps(report.as_dict(), indent=2, default=float))
-    return target
-
-
-def _check_paths(dataset: Path, out: Path) -> None:
-    if dataset.resolve() == out.resolve() or dataset.resolve() in out.resolve().parents:
-        raise ValueError(
-            f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
-            "modifies its input, so write the relabelled data set elsewhere"
-        )
-
-
 def label_ablations(
     dataset: str | Path,
     out_root: str | Path,
@@ -358,58 +329,79 @@ def label_ablations(
 ) -> dict[str, LabelReport]:
     """Judge ``dataset`` once and write one relabelled data set per ablation to ``out_root/<ablation>``.
 
-    The judge cache lives at ``cache_path`` (default ``out_root/coren_cache.sqlite``), so a
-    killed run picks up where it stopped. Returns the report of every ablation.
+    Every output is checked before the first judge call: a directory that is not a rewardgym
+    data set (or, without ``overwrite``, any data set) is refused, and one that cannot be
+    written fails at once. Each data set is written beside its target and renamed into place
+    when complete; a run whose judge calls all failed raises :class:`LabellingError` and
+    writes nothing. The judge cache lives at ``cache_path`` (default
+    :func:`default_cache_path` of ``out_root``), so a killed run picks up where it stopped.
+    Returns the report of every ablation.
     """
     start = time.perf_counter()
-    source, root = Path(dataset), Path(out_root)
-    _check_paths(source, root)
+    source, root = absolute(dataset), absolute(out_root)
+    check_paths(source, root)
     config = config or CorenConfig()
-    judge_obj = resolve_judge(judge, embedder, openai=openai)
-    embedder = _embedder_of(judge_obj, embedder)
-    prompts = load_prompts(config.n_prompts, prompts_dir)
-    qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
-    cache = JudgeCache(Path(cache_path) if cache_path else root / "coren_cache.sqlite")
-    try:
+    targets = {a: root / a if len(ablations) > 1 else root for a in ablations}
+    if len(ablations) > 1:
+        prepare_container(root)
+    for target in targets.values():
+        prepare_output(target, DATASET_KIND, overwrite=overwrite)
+    cache_file = absolute(cache_path) if cache_path else default_cache_path(root)
+    with contextlib.ExitStack() as outputs:
+        # Entering creates each temporary directory: an unwritable output fails here, before
+        # any judge call is paid for.
+        staging = {
+            a: outputs.enter_context(atomic_output(t, DATASET_KIND, overwrite=overwrite))
+            for a, t in targets.items()
+        }
+        judge_obj = resolve_judge(judge, embedder, openai=openai)
+        embedder = _embedder_of(judge_obj, embedder)
+        prompts = load_prompts(config.n_prompts, prompts_dir)
+        qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
         data = TrajectoryDataset.from_dir(source)
-        judged = judge_dataset(
-            data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
-        )
-    finally:
-        cache.close()
-    reports = {}
-    for ablation in ablations:
-        cfg = replace(config, ablation=ablation)
-        rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
-        counts = judged.counts
-        report = LabelReport(
-            ablation=ablation,
-            episodes=len(data),
-            steps=data.n_steps,
-            requests=counts.rate_requests + counts.structural_requests + counts.temporal_requests,
-            judge_calls=judged.judge_stats["calls"],
-            cache_hits=judged.cache_hits,
-            failures=judged.judge_stats["failures"],
-            abstentions={
-                "rate": counts.rate_abstentions,
-                "structural": counts.structural_abstentions,
-                "temporal": counts.temporal_abstentions,
-            },
-            abstained_steps=counts.abstained_steps,
-            judge_seconds=judged.seconds,
-            total_seconds=0.0,
-            heldout_episodes=info["heldout_episodes"],
-            heldout_correlation=info["heldout_correlation"],
-            heldout_term_correlations=info["heldout_term_correlations"],
-            final_loss=info.get("final_loss"),
-            initial_loss=info.get("initial_loss"),
-            extra={k: v for k, v in info.items() if k == "mean_weights"},
-        )
-        target = root / ablation if len(ablations) > 1 else root
-        report.out = str(target)
-        report.total_seconds = time.perf_counter() - start
-        write_labelled(judged, rewards, target, report, orchestrator, overwrite, minari)
-        reports[ablation] = report
+        cache = JudgeCache(cache_file)
+        try:
+            judged = judge_dataset(
+                data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
+            )
+        finally:
+            cache.close()
+        check_judged(judged, judge_obj)
+        reports = {}
+        for ablation in ablations:
+            cfg = replace(config, ablation=ablation)
+            rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
+            counts = judged.counts
+            report = LabelReport(
+                ablation=ablation,
+                episodes=len(data),
+                steps=data.n_steps,
+                requests=counts.rate_requests
+                + counts.structural_requests
+                + counts.temporal_requests,
+                judge_calls=judged.judge_stats["calls"],
+                cache_hits=judged.cache_hits,
+                failures=judged.judge_stats["failures"],
+                abstentions={
+                    "rate": counts.rate_abstentions,
+                    "structural": counts.structural_abstentions,
+                    "temporal": counts.temporal_abstentions,
+                },
+                abstained_steps=counts.abstained_steps,
+                judge_seconds=judged.seconds,
+                total_seconds=0.0,
+                heldout_episodes=info["heldout_episodes"],
+                heldout_correlation=info["heldout_correlation"],
+                heldout_term_correlations=info["heldout_term_correlations"],
+                final_loss=info.get("final_loss"),
+                initial_loss=info.get("initial_loss"),
+                extra={k: v for k, v in info.items() if k == "mean_weights"},
+                cache=str(cache_file),
+            )
+            report.out = str(targets[ablation])
+            report.total_seconds = time.perf_counter() - start
+            write_labelled_into(staging[ablation], judged, rewards, report, orchestrator, minari)
+            reports[ablation] = report
     return reports
 
 
@@ -431,9 +423,11 @@ def label_dataset(
     """Write a copy of the data set at ``dataset`` to ``out`` with COREN's dense rewards.
 
     ``judge`` is a ``Judge`` or a spec (``embedding``, ``hf:PATH``, ``openai:URL``); the
-    ablation and every other setting come from ``config``. The input is only read. The judge
-    cache defaults to ``out/coren_cache.sqlite``; rerunning after a kill asks only what is
-    missing. ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
+    ablation and every other setting come from ``config``. The input is only read. ``out``
+    must be new, empty, or (with ``overwrite``) a rewardgym data set; it is checked before the
+    first judge call and appears only once complete. The judge cache defaults to
+    :func:`default_cache_path` of ``out``; rerunning after a kill asks only what is missing.
+    ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
     """
     config = config or CorenConfig()
     return label_ablations(
@@ -458,6 +452,9 @@ __all__ = [
     "COREN_DIR",
     "JudgedDataset",
     "LabelReport",
+    "LabellingError",
+    "check_judged",
+    "default_cache_path",
     "dense_rewards",
     "judge_dataset",
     "label_ablations",

@@ -4,7 +4,7 @@
 success flag or a COREN relabelling) into a d3rlpy ``MDPDataset`` and fits the algorithm of
 an ``OfflineConfig``. The returned ``OfflineAgent`` pairs the trained d3rlpy algorithm with
 the observation encoder, so it acts on raw observations and saves to, and loads from, one
-directory.
+directory (safetensors weights and JSON configs: loading never unpickles).
 """
 
 from __future__ import annotations
@@ -21,15 +21,19 @@ from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.agents.offline.factory import OfflineConfig, make_algo_config
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
-from rewardgym.runtime import torch_threads
+from rewardgym.runtime import absolute, atomic_output, torch_threads
 
 if TYPE_CHECKING:
     from d3rlpy.dataset import MDPDataset
 
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 
-MODEL_FILE = "model.d3"
+WEIGHTS_FILE = "model.safetensors"
+LEGACY_MODEL_FILE = "model.d3"
+"""d3rlpy's pickle format, written by older versions; read only with ``trust=True``."""
 META_FILE = "agent.json"
+FORMAT_VERSION = 2
+AGENT_KIND = "offline-agent"
 
 
 class OfflineAgent:
@@ -63,30 +67,83 @@ class OfflineAgent:
         """The greedy action for one live observation."""
         return int(self.act_batch([observation], [instruction])[0])
 
-    def save(self, path: str | Path) -> Path:
-        """Write the d3rlpy model and this agent's config into directory ``path``."""
-        out = Path(path)
-        out.mkdir(parents=True, exist_ok=True)
-        self.algo.save(str(out / MODEL_FILE))
-        meta = {"config": self.config.as_dict(), "env_id": self.env_id}
-        (out / META_FILE).write_text(json.dumps(meta, indent=2))
-        return out
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the agent to directory ``path`` in formats that cannot run code when read.
+
+        ``model.safetensors`` holds the weights of the d3rlpy algorithm's networks and
+        ``agent.json`` this agent's config, the env id and d3rlpy's own serialized config (the
+        algorithm, its shapes and factories, as JSON). The directory is written beside ``path``
+        and renamed into place when complete; ``path`` must be new, empty, or an agent saved
+        here before (replaced only with ``overwrite=True``).
+        """
+        from d3rlpy import __version__ as d3rlpy_version
+        from d3rlpy.base import LearnableConfigWithShape
+        from safetensors.torch import save_file
+
+        impl = self.algo.impl
+        if impl is None:
+            raise ValueError("OfflineAgent.save: the algorithm has not been built or fitted")
+        shaped = LearnableConfigWithShape(
+            observation_shape=impl.observation_shape,
+            action_size=impl.action_size,
+            config=self.algo.config,
+        )
+        tensors = {
+            f"{name}.{key}": value.detach().cpu().clone().contiguous()
+            for name, module in impl.modules.get_torch_modules().items()
+            for key, value in module.state_dict().items()
+        }
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "config": self.config.as_dict(),
+            "env_id": self.env_id,
+            "d3rlpy": {"version": d3rlpy_version, "config": json.loads(shaped.serialize())},
+        }
+        with atomic_output(path, AGENT_KIND, overwrite=overwrite) as tmp:
+            save_file(tensors, str(tmp / WEIGHTS_FILE))
+            (tmp / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        return absolute(path)
 
     @classmethod
-    def load(cls, path: str | Path, embedder: CachedEmbedder | None = None) -> OfflineAgent:
-        """Read an agent written by ``save`` (the model through ``d3rlpy.load_learnable``)."""
-        import d3rlpy
+    def load(
+        cls, path: str | Path, embedder: CachedEmbedder | None = None, *, trust: bool = False
+    ) -> OfflineAgent:
+        """Read an agent written by ``save``: JSON and safetensors, so reading runs no code.
+
+        An agent saved by an older rewardgym holds ``model.d3`` instead, d3rlpy's own format,
+        which is a Python pickle: unpickling runs whatever code the file names, so a crafted
+        file executes on load. Such a file is read (through ``d3rlpy.load_learnable``) only
+        with ``trust=True``; pass it only for files you made yourself, then save the agent
+        again to convert it.
+        """
         import gymnasium as gym
 
         # Register our d3rlpy configs (IQL, encoder and optimizer factories) before loading.
         from rewardgym.agents.offline import encoders, iql, optimizers  # noqa: F401
 
         root = Path(path)
-        if not (root / META_FILE).exists():
-            raise FileNotFoundError(f"{root / META_FILE} is missing: {root} is not a saved agent")
-        meta = json.loads((root / META_FILE).read_text())
+        meta_path = root / META_FILE
+        if not meta_path.exists():
+            raise FileNotFoundError(f"{meta_path} is missing: {root} is not a saved agent")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ValueError(f"{meta_path}: not readable JSON ({err})") from err
         config = OfflineConfig.from_dict(meta["config"])
-        algo = d3rlpy.load_learnable(str(root / MODEL_FILE))
+        if (root / WEIGHTS_FILE).is_file():
+            algo = _load_weights(root, meta)
+        elif (root / LEGACY_MODEL_FILE).is_file():
+            if not trust:
+                raise PermissionError(
+                    f"{root / LEGACY_MODEL_FILE} is a d3rlpy pickle: loading it can run "
+                    "arbitrary code. Pass trust=True only if you made the file yourself (then "
+                    "save the agent again: new saves use safetensors and JSON)"
+                )
+            import d3rlpy
+
+            algo = d3rlpy.load_learnable(str(root / LEGACY_MODEL_FILE))
+        else:
+            raise FileNotFoundError(f"{root}: no {WEIGHTS_FILE} beside {META_FILE}")
         env = gym.make(meta["env_id"])
         space = env.observation_space
         env.close()
@@ -96,6 +153,24 @@ class OfflineAgent:
             config.encoding, space, embedder, None, config.token_length, config.vocab_size
         )
         return cls(algo, encoder, config, meta["env_id"])
+
+
+def _load_weights(root: Path, meta: dict[str, Any]) -> Any:
+    """Rebuild the d3rlpy algorithm from its JSON config and load its safetensors weights."""
+    from d3rlpy.base import LearnableConfigWithShape
+    from safetensors.torch import load_file
+
+    try:
+        shaped = LearnableConfigWithShape.deserialize(json.dumps(meta["d3rlpy"]["config"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{root / META_FILE}: no usable d3rlpy config ({err})") from err
+    algo = shaped.create(device=False)
+    tensors = load_file(str(root / WEIGHTS_FILE))
+    for name, module in algo.impl.modules.get_torch_modules().items():
+        prefix = f"{name}."
+        state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
+        module.load_state_dict(state)
+    return algo
 
 
 def encoder_for_dataset(
@@ -179,8 +254,9 @@ def train_offline(
 
 
 __all__ = [
+    "LEGACY_MODEL_FILE",
     "META_FILE",
-    "MODEL_FILE",
+    "WEIGHTS_FILE",
     "OfflineAgent",
     "encoder_for_dataset",
     "fit_mdp",

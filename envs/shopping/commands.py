@@ -22,6 +22,8 @@ class DataShop:
     shopper: Annotated[SyntheticShopperConfig, tyro.conf.arg(name="")] = field(
         default_factory=SyntheticShopperConfig
     )
+    overwrite: bool = False
+    """Replace a store that an earlier ``data shop`` wrote to OUT (nothing else is ever replaced)."""
 
     def run(self) -> None:
         """Build the store and print what it took."""
@@ -33,13 +35,16 @@ class DataShop:
             raise SystemExit(f"--sessions must be positive, got {self.shopper.sessions}")
         console = Console()
         start = time.perf_counter()
-        store = build_synthetic_store(self.out, config=self.shopper)
+        try:
+            store = build_synthetic_store(self.out, config=self.shopper, overwrite=self.overwrite)
+        except (FileExistsError, NotADirectoryError, PermissionError) as err:
+            raise SystemExit(f"rewardgym data shop: {err}") from err
         seconds = time.perf_counter() - start
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        size = sum(f.stat().st_size for f in Path(self.out).iterdir() if f.is_file())
+        size = sum(f.stat().st_size for f in store.path.iterdir() if f.is_file())
         counts = store.action_counts()
         console.print(
-            f"wrote {len(store):,} sessions / {store.num_steps:,} steps to {self.out} in "
+            f"wrote {len(store):,} sessions / {store.num_steps:,} steps to {store.path} in "
             f"{seconds:.1f} s ({len(store) / seconds:,.0f} sessions/s); peak RSS "
             f"{peak_mib:,.0f} MiB; {size / 2**20:,.1f} MiB on disk"
         )

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from rewardgym.envs.shopping.loaders import (
     is_opera_dir,
@@ -25,51 +29,115 @@ from rewardgym.envs.shopping.loaders import (
     load_parquet,
     opera_files,
 )
-from rewardgym.envs.shopping.store import SessionStore, write_store
+from rewardgym.envs.shopping.schema import ShopSession
+from rewardgym.envs.shopping.store import (
+    SESSIONS_FILE,
+    STEPS_FILE,
+    STORE_KIND,
+    SessionStore,
+    StoreError,
+    fill_store,
+)
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
-from rewardgym.runtime import rewardgym_home
+from rewardgym.runtime import absolute, atomic_output, atomic_path, mark_output, rewardgym_home
 
 Split = Literal["train", "test", "all"]
 DEFAULT_SEED = 0
 DEFAULT_TEST_FRACTION = 0.2
 
 
-def _progress_writer(sessions: Any, out: Path, total: int | None, label: str) -> SessionStore:
+def _fill(directory: Path, sessions: Iterable[ShopSession], total: int | None, label: str) -> None:
     from rich.progress import Progress
 
     with Progress(transient=True) as bar:
         task = bar.add_task(label, total=total)
-        write_store(sessions, out, progress=lambda n: bar.advance(task, n))
-    return SessionStore(out)
+        fill_store(directory, sessions, progress=lambda n: bar.advance(task, n))
 
 
 def build_synthetic_store(
-    out: str | os.PathLike[str], *, config: SyntheticShopperConfig | None = None
+    out: str | os.PathLike[str],
+    *,
+    config: SyntheticShopperConfig | None = None,
+    overwrite: bool = False,
 ) -> SessionStore:
-    """Generate the synthetic shopper corpus of ``config`` into a store at ``out``, with a progress bar."""
+    """Generate the synthetic shopper corpus of ``config`` into a new store at ``out``.
+
+    Written atomically (:func:`rewardgym.envs.shopping.store.write_store`): a directory that
+    holds anything but a store we wrote is refused, one we wrote is replaced only with
+    ``overwrite=True``, and a killed build leaves nothing behind but a temporary sibling that
+    the next write removes.
+    """
     from rewardgym.envs.shopping.synthetic import generate_sessions
 
     config = config or SyntheticShopperConfig()
-    return _progress_writer(
-        generate_sessions(config),
-        Path(out),
-        config.sessions,
-        f"synthetic shoppers ({config.sessions})",
-    )
+    label = f"synthetic shoppers ({config.sessions})"
+    with atomic_output(out, STORE_KIND, overwrite=overwrite) as tmp:
+        _fill(tmp, generate_sessions(config), config.sessions, label)
+    return SessionStore(absolute(out))
+
+
+_LEGACY_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}$")
+_LEGACY_TEMP_AGE_S = 3600.0
+
+
+def _clean_legacy_temps(parent: Path) -> None:
+    """Remove the ``.<name>.XXXXXXXX`` folders that killed conversions of older versions left.
+
+    Only inside our own cache, only folders holding nothing but store files, and only when
+    untouched for an hour (no writer of an older version can still be filling them).
+    """
+    if not parent.is_dir():
+        return
+    now = time.time()
+    for entry in parent.iterdir():
+        if not (entry.is_dir() and _LEGACY_TEMP.match(entry.name)):
+            continue
+        names = {p.name for p in entry.iterdir()}
+        if (
+            names <= {STEPS_FILE, SESSIONS_FILE}
+            and now - entry.stat().st_mtime > _LEGACY_TEMP_AGE_S
+        ):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _cached_store(
+    path: Path, sessions: Callable[[], Iterable[ShopSession]], total: int | None, label: str
+) -> SessionStore:
+    """The cache entry at ``path``, built from ``sessions()`` when missing or damaged.
+
+    The entry is written to a temporary sibling and renamed into place, so a killed
+    conversion leaves no half entry (its temporary goes at the next conversion); an entry
+    that no longer opens (truncated, overwritten) is rebuilt instead of failing.
+    """
+    _clean_legacy_temps(path.parent)
+    if path.exists():
+        try:
+            return SessionStore(path)
+        except (StoreError, FileNotFoundError):
+            if not path.is_dir():
+                path.unlink()
+    with atomic_path(path) as tmp:
+        tmp.mkdir(parents=True)
+        _fill(tmp, sessions(), total, label)
+        mark_output(tmp, STORE_KIND, cache=True)
+    return SessionStore(path)
 
 
 def default_store(
     sessions: int = SyntheticShopperConfig.sessions, seed: int = SyntheticShopperConfig.seed
 ) -> SessionStore:
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
-    from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION
+    from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION, generate_sessions
 
     # The generator's version is in the key, so a changed shopper never reuses a stale cache.
     name = f"synthetic-g{GENERATOR_VERSION}-seed{seed}-n{sessions}"
-    path = rewardgym_home() / "shop" / name
-    if (path / "steps.arrow").is_file():
-        return SessionStore(path)
-    return build_synthetic_store(path, config=SyntheticShopperConfig(sessions=sessions, seed=seed))
+    config = SyntheticShopperConfig(sessions=sessions, seed=seed)
+    return _cached_store(
+        rewardgym_home() / "shop" / name,
+        lambda: generate_sessions(config),
+        sessions,
+        f"synthetic shoppers ({sessions})",
+    )
 
 
 def _file_digest(path: Path) -> str:
@@ -82,10 +150,8 @@ def _file_digest(path: Path) -> str:
 
 def _cached_conversion(path: Path, kind: str) -> SessionStore:
     out = rewardgym_home() / "shop" / "converted" / f"{path.stem}-{_file_digest(path)}"
-    if (out / "steps.arrow").is_file():
-        return SessionStore(out)
-    sessions = load_jsonl(path) if kind == "jsonl" else load_parquet(path)
-    return _progress_writer(sessions, out, None, f"converting {path.name}")
+    loader = load_jsonl if kind == "jsonl" else load_parquet
+    return _cached_store(out, lambda: loader(path), None, f"converting {path.name}")
 
 
 def in_test_split(session_id: str, *, test_fraction: float, split_seed: int) -> bool:
@@ -109,6 +175,10 @@ def resolve_sessions(
     if data is not None and not isinstance(data, SessionStore) and is_opera_dir(data):
         return _opera_split(Path(data), split)
     store = _open(data)
+    source = str(data) if data is not None and not isinstance(data, SessionStore) else None
+    where = source or str(store.path)
+    if not len(store):
+        raise ValueError(f"{where}: holds no sessions; give a file with at least one session")
     if split == "all":
         return store, list(range(len(store)))
     want_test = split == "test"
@@ -118,7 +188,10 @@ def resolve_sessions(
         if in_test_split(sid, test_fraction=test_fraction, split_seed=split_seed) == want_test
     ]
     if not indices:
-        raise ValueError(f"{store.path}: the {split!r} split is empty ({len(store)} sessions)")
+        raise ValueError(
+            f"{where}: the {split!r} split is empty: none of its {len(store)} sessions falls "
+            f"in it at test_fraction={test_fraction}; use split='all' or more sessions"
+        )
     return store, indices
 
 
@@ -153,11 +226,9 @@ def _opera_split(root: Path, split: Split) -> tuple[SessionStore, list[int]]:
         digest_size=12,
     ).hexdigest()
     out = rewardgym_home() / "shop" / "opera" / f"{split}-{key}"
-    store = (
-        SessionStore(out)
-        if (out / "steps.arrow").is_file()
-        else _progress_writer(load_opera(files), out, None, f"converting OPeRA {split}")
-    )
+    store = _cached_store(out, lambda: load_opera(files), None, f"converting OPeRA {split}")
+    if not len(store):
+        raise ValueError(f"{root}: OPeRA's {split!r} files hold no sessions")
     return store, list(range(len(store)))
 
 

@@ -11,11 +11,15 @@ JSONL schema, one session per line::
 
 ``action.type`` is ``click`` (needs ``name``), ``type_and_submit`` (needs ``name`` and ``text``)
 or ``terminate``. Parquet files in our schema have one row per step with the columns of
-:data:`rewardgym.envs.shopping.store.STEP_SCHEMA`, rows of a session in step order.
+:data:`rewardgym.envs.shopping.store.STEP_SCHEMA`, rows of a session contiguous and in step
+order. Every problem, including bytes that are not UTF-8, JSON nested too deeply, numbers too
+large for a float and unpaired surrogate escapes, is a ``DataValidationError`` naming the
+file, the line or row, and the field.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -25,6 +29,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rewardgym.envs.shopping.schema import (
@@ -45,6 +50,55 @@ OPERA_ACTION_MAP: dict[str, str] = {
 OPERA_COLUMNS = ("session_id", "timestamp", "action_type", "semantic_id", "simplified_html")
 
 
+def _utf8(value: str, source: str, where: str, field_name: str) -> str:
+    """``value`` when UTF-8 can store it; a lone surrogate (an unpaired ``\\ud800``) is an error."""
+    if value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise DataValidationError(
+            f"holds the lone surrogate {value[err.start]!r} at character {err.start} (an "
+            "unpaired \\uD800-\\uDFFF escape), which is not text; fix or drop it",
+            source=source,
+            location=where,
+            field_name=field_name,
+            value=value[max(0, err.start - 20) : err.start + 20],
+        ) from None
+    return value
+
+
+def _finite_seconds(value: Any, source: str, where: str) -> float:
+    seconds = math.nan
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        with contextlib.suppress(OverflowError):  # an integer of hundreds of digits
+            seconds = float(value)
+    if not math.isfinite(seconds):
+        raise DataValidationError(
+            "must be a finite number of seconds",
+            source=source,
+            location=where,
+            field_name="timestamp",
+            value=value,
+        )
+    return seconds
+
+
+def _parse_json(text: str, source: str, where: str, field_name: str | None = None) -> Any:
+    """``json.loads(text)``; every way it can fail becomes an error naming file and place."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        message = f"invalid JSON ({err.msg} at column {err.colno})"
+    except RecursionError:
+        message = "invalid JSON (nested too deeply to read)"
+    except ValueError as err:  # e.g. an integer of more than 4300 digits
+        message = f"invalid JSON ({err})"
+    raise DataValidationError(
+        message, source=source, location=where, field_name=field_name, value=text[:200].strip()
+    )
+
+
 def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
     if not isinstance(raw, dict):
         raise DataValidationError(
@@ -63,6 +117,7 @@ def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
             field_name="page",
             value=page,
         )
+    _utf8(page, source, where, "page")
     rationale = raw.get("rationale")
     if rationale is not None and not isinstance(rationale, str):
         raise DataValidationError(
@@ -72,42 +127,49 @@ def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
             field_name="rationale",
             value=rationale,
         )
-    timestamp = raw.get("timestamp", 0.0)
-    if (
-        not isinstance(timestamp, int | float)
-        or isinstance(timestamp, bool)
-        or not math.isfinite(timestamp)
-    ):
-        raise DataValidationError(
-            "must be a finite number of seconds",
-            source=source,
-            location=where,
-            field_name="timestamp",
-            value=timestamp,
-        )
+    if rationale is not None:
+        _utf8(rationale, source, where, "rationale")
+    timestamp = _finite_seconds(raw.get("timestamp", 0.0), source, where)
     meta = raw.get("meta", {})
     if not isinstance(meta, dict):
         raise DataValidationError(
             "must be an object", source=source, location=where, field_name="meta", value=meta
         )
+    try:
+        encoded = json.dumps(meta, ensure_ascii=False)
+    except (RecursionError, ValueError):
+        raise DataValidationError(
+            "must be a JSON object the store can hold (it is nested too deeply)",
+            source=source,
+            location=where,
+            field_name="meta",
+        ) from None
+    _utf8(encoded, source, where, "meta")
     action = ShopAction.from_dict(raw.get("action"), source=source, location=where)
-    return ShopStep(page, action, rationale, float(timestamp), meta)
+    _utf8(action.name, source, where, "action.name")
+    _utf8(action.text, source, where, "action.text")
+    return ShopStep(page, action, rationale, timestamp, meta)
 
 
 def load_jsonl(path: str | Path) -> Iterator[ShopSession]:
     """Sessions of a JSONL file in our schema, lazily; errors name the file, line and field."""
     source = str(path)
-    with open(path, encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
+    seen: dict[str, int] = {}
+    with open(path, "rb") as handle:
+        for line_no, raw in enumerate(handle, start=1):
             where = f"line {line_no}"
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
                 raise DataValidationError(
-                    f"invalid JSON ({err.msg})", source=source, location=where, value=line.strip()
+                    f"not UTF-8 text (byte {err.start} of the line); save the file as UTF-8",
+                    source=source,
+                    location=where,
+                    value=raw[max(0, err.start - 10) : err.start + 10],
                 ) from None
+            if not line.strip():
+                continue
+            record = _parse_json(line, source, where)
             if not isinstance(record, dict):
                 raise DataValidationError(
                     "a line must hold one session object",
@@ -124,6 +186,16 @@ def load_jsonl(path: str | Path) -> Iterator[ShopSession]:
                     field_name="session_id",
                     value=sid,
                 )
+            sid = _utf8(str(sid), source, where, "session_id")
+            if sid in seen:
+                raise DataValidationError(
+                    f"duplicate session id (first on line {seen[sid]}); ids must be unique",
+                    source=source,
+                    location=where,
+                    field_name="session_id",
+                    value=sid,
+                )
+            seen[sid] = line_no
             steps = record.get("steps")
             if not isinstance(steps, list) or not steps:
                 raise DataValidationError(
@@ -134,15 +206,41 @@ def load_jsonl(path: str | Path) -> Iterator[ShopSession]:
                     value=steps,
                 )
             yield ShopSession(
-                str(sid),
+                sid,
                 tuple(_step_from_json(s, source, f"{where} step {i}") for i, s in enumerate(steps)),
             )
 
 
+def _read_parquet(path: str | Path) -> pa.Table:
+    try:
+        return pq.read_table(path)
+    except (pa.ArrowException, OSError) as err:
+        raise DataValidationError(
+            f"not a readable Parquet file ({err})", source=str(path)
+        ) from None
+
+
+def _session_id(value: Any, source: str, where: str) -> str:
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+        raise DataValidationError(
+            "must be a non-empty string",
+            source=source,
+            location=where,
+            field_name="session_id",
+            value=value,
+        )
+    return str(value)
+
+
 def load_parquet(path: str | Path) -> Iterator[ShopSession]:
-    """Sessions of a Parquet file in our step schema; errors name the file, row and field."""
+    """Sessions of a Parquet file in our step schema; errors name the file, row and field.
+
+    The rows of a session must be contiguous; when a ``step`` column is present, its values
+    must increase along the rows of each session (rows out of order are an error, not
+    silently reordered).
+    """
     source = str(path)
-    table = pq.read_table(path)
+    table = _read_parquet(path)
     missing = [c for c in ("session_id", "page", "action_type") if c not in table.column_names]
     if missing:
         raise DataValidationError(
@@ -151,29 +249,70 @@ def load_parquet(path: str | Path) -> Iterator[ShopSession]:
             field_name="columns",
             value=table.column_names,
         )
+    has_step = "step" in table.column_names
     current: str | None = None
     steps: list[ShopStep] = []
-    for row_no, row in enumerate(table.to_pylist()):
-        where = f"row {row_no}"
-        sid = str(row["session_id"])
-        if current is not None and sid != current:
-            yield ShopSession(current, tuple(steps))
-            steps = []
-        current = sid
-        raw_action = {
-            "type": row.get("action_type"),
-            "name": row.get("action_name"),
-            "text": row.get("action_text"),
-        }
-        meta = row.get("meta") or "{}"
-        raw = {
-            "page": row.get("page"),
-            "action": raw_action,
-            "rationale": row.get("rationale"),
-            "timestamp": row.get("timestamp") or 0.0,
-            "meta": json.loads(meta) if isinstance(meta, str) else meta,
-        }
-        steps.append(_step_from_json(raw, source, where))
+    seen: dict[str, int] = {}
+    last_step: Any = None
+    row_no = -1
+    for batch in table.to_batches():
+        for row in batch.to_pylist():
+            row_no += 1
+            where = f"row {row_no}"
+            sid = _session_id(row["session_id"], source, where)
+            if sid != current:
+                if current is not None:
+                    yield ShopSession(current, tuple(steps))
+                if sid in seen:
+                    raise DataValidationError(
+                        f"duplicate session id: its rows must be contiguous, and they started "
+                        f"at row {seen[sid]}",
+                        source=source,
+                        location=where,
+                        field_name="session_id",
+                        value=sid,
+                    )
+                seen[sid] = row_no
+                steps, current, last_step = [], sid, None
+            if has_step:
+                step = row["step"]
+                if not isinstance(step, int) or isinstance(step, bool):
+                    raise DataValidationError(
+                        "must be an integer",
+                        source=source,
+                        location=where,
+                        field_name="step",
+                        value=step,
+                    )
+                if last_step is not None and step <= last_step:
+                    raise DataValidationError(
+                        f"rows out of order: step {step} comes after step {last_step} of "
+                        f"session {sid!r}; sort each session's rows by step",
+                        source=source,
+                        location=where,
+                        field_name="step",
+                        value=step,
+                    )
+                last_step = step
+            raw_action = {
+                "type": row.get("action_type"),
+                "name": row.get("action_name"),
+                "text": row.get("action_text"),
+            }
+            meta = row.get("meta")
+            if meta is None or meta == "":
+                meta = {}
+            elif isinstance(meta, str):
+                meta = _parse_json(meta, source, where, "meta")
+            timestamp = row.get("timestamp")
+            raw = {
+                "page": row.get("page"),
+                "action": raw_action,
+                "rationale": row.get("rationale"),
+                "timestamp": 0.0 if timestamp is None else timestamp,
+                "meta": meta,
+            }
+            steps.append(_step_from_json(raw, source, where))
     if current is not None:
         yield ShopSession(current, tuple(steps))
 
@@ -250,7 +389,7 @@ def load_opera(
     grouped: dict[str, list[tuple[float, int, ShopStep]]] = {}
     for path in files:
         source = str(path)
-        table = pq.read_table(path)
+        table = _read_parquet(path)
         missing = [c for c in OPERA_COLUMNS if c not in table.column_names]
         if missing:
             raise DataValidationError(
@@ -286,7 +425,8 @@ def load_opera(
             page = row.get("simplified_html") or ""
             meta = {k: row[k] for k in ("action_id", "click_type", "url") if row.get(k) is not None}
             step = ShopStep(page, action, row.get("rationale") or None, time, meta)
-            grouped.setdefault(str(row["session_id"]), []).append((time, len(grouped), step))
+            sid = _session_id(row["session_id"], source, where)
+            grouped.setdefault(sid, []).append((time, len(grouped), step))
     for sid, items in grouped.items():
         items.sort(key=lambda item: item[0])
         report.sessions += 1

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 
 from rewardgym.envs.shopping.schema import DataValidationError, ShopAction, ShopSession, ShopStep
+from rewardgym.runtime import absolute, atomic_output
 
 STEPS_FILE = "steps.arrow"
 SESSIONS_FILE = "sessions.arrow"
@@ -73,77 +72,103 @@ def _step_rows(session: ShopSession) -> dict[str, list[Any]]:
     }
 
 
+STORE_KIND = "shop-store"
+"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by :func:`write_store`."""
+
+
 def write_store(
     sessions: Iterable[ShopSession],
     out_dir: str | os.PathLike[str],
     *,
     batch_steps: int = 8192,
     progress: Any | None = None,
+    overwrite: bool = False,
 ) -> StoreSummary:
     """Stream sessions into a new store at ``out_dir`` atomically, in bounded memory.
 
     ``progress`` is any callable taking the number of sessions just written (a rich or tqdm
     update hook). The store is written to a temporary sibling and renamed into place, so a
-    killed build never leaves a half-written store behind.
+    killed build leaves the previous state (and the next write removes its leftovers). A
+    directory that holds anything but a store this function wrote is never touched; a store
+    it wrote is replaced only with ``overwrite=True``.
     """
-    out = Path(out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    with atomic_output(out_dir, STORE_KIND, overwrite=overwrite) as tmp:
+        summary = fill_store(tmp, sessions, batch_steps=batch_steps, progress=progress)
+    out = absolute(out_dir)
+    size = sum(f.stat().st_size for f in out.iterdir())
+    return StoreSummary(out, summary.sessions, summary.steps, size)
+
+
+def fill_store(
+    directory: Path,
+    sessions: Iterable[ShopSession],
+    *,
+    batch_steps: int = 8192,
+    progress: Any | None = None,
+) -> StoreSummary:
+    """Write the store files of ``sessions`` into the existing, empty ``directory``.
+
+    The building block of :func:`write_store` and of the cached conversions, which make the
+    directory a temporary sibling of their target (:mod:`rewardgym.runtime`).
+    """
     ids: list[str] = []
     starts: list[int] = []
     lengths: list[int] = []
     seen: set[str] = set()
     buffer: dict[str, list[Any]] = {name: [] for name in STEP_SCHEMA.names}
     rows = 0
-    try:
-        with (
-            pa.OSFile(str(tmp / STEPS_FILE), "wb") as sink,
-            pa.ipc.new_file(sink, STEP_SCHEMA) as writer,
-        ):
-            for session in sessions:
-                if not session.steps:
-                    raise DataValidationError(
-                        "a session needs at least one step",
-                        field_name="steps",
-                        value=session.session_id,
-                    )
-                if session.session_id in seen:
-                    raise DataValidationError(
-                        "duplicate session id", field_name="session_id", value=session.session_id
-                    )
-                seen.add(session.session_id)
-                ids.append(session.session_id)
-                starts.append(rows)
-                lengths.append(len(session.steps))
-                rows += len(session.steps)
-                for key, values in _step_rows(session).items():
-                    buffer[key].extend(values)
-                if len(buffer["step"]) >= batch_steps:
-                    writer.write_batch(pa.record_batch(buffer, schema=STEP_SCHEMA))
-                    buffer = {name: [] for name in STEP_SCHEMA.names}
-                if progress is not None:
-                    progress(1)
-            if buffer["step"]:
+    with (
+        pa.OSFile(str(directory / STEPS_FILE), "wb") as sink,
+        pa.ipc.new_file(sink, STEP_SCHEMA) as writer,
+    ):
+        for session in sessions:
+            if not session.steps:
+                raise DataValidationError(
+                    "a session needs at least one step",
+                    field_name="steps",
+                    value=session.session_id,
+                )
+            if session.session_id in seen:
+                raise DataValidationError(
+                    "duplicate session id", field_name="session_id", value=session.session_id
+                )
+            seen.add(session.session_id)
+            ids.append(session.session_id)
+            starts.append(rows)
+            lengths.append(len(session.steps))
+            rows += len(session.steps)
+            for key, values in _step_rows(session).items():
+                buffer[key].extend(values)
+            if len(buffer["step"]) >= batch_steps:
                 writer.write_batch(pa.record_batch(buffer, schema=STEP_SCHEMA))
-        index = pa.table({"session_id": ids, "start": starts, "length": lengths}, SESSION_SCHEMA)
-        with (
-            pa.OSFile(str(tmp / SESSIONS_FILE), "wb") as sink,
-            pa.ipc.new_file(sink, SESSION_SCHEMA) as writer,
-        ):
-            writer.write_table(index)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    size = sum(f.stat().st_size for f in out.iterdir())
-    return StoreSummary(out, len(ids), rows, size)
+                buffer = {name: [] for name in STEP_SCHEMA.names}
+            if progress is not None:
+                progress(1)
+        if buffer["step"]:
+            writer.write_batch(pa.record_batch(buffer, schema=STEP_SCHEMA))
+    index = pa.table({"session_id": ids, "start": starts, "length": lengths}, SESSION_SCHEMA)
+    with (
+        pa.OSFile(str(directory / SESSIONS_FILE), "wb") as sink,
+        pa.ipc.new_file(sink, SESSION_SCHEMA) as writer,
+    ):
+        writer.write_table(index)
+    size = sum(f.stat().st_size for f in directory.iterdir())
+    return StoreSummary(directory, len(ids), rows, size)
+
+
+class StoreError(ValueError):
+    """A store directory whose files are missing, unreadable or inconsistent; names the path."""
 
 
 def _map_table(path: Path) -> pa.Table:
-    source = pa.memory_map(str(path), "r")
-    return pa.ipc.open_file(source).read_all()
+    try:
+        source = pa.memory_map(str(path), "r")
+        return pa.ipc.open_file(source).read_all()
+    except (pa.ArrowException, OSError) as err:
+        raise StoreError(
+            f"{path}: not a readable Arrow file ({err}); build the store again "
+            "(`rewardgym data shop --out DIR`, or delete a cached one under $REWARDGYM_HOME)"
+        ) from err
 
 
 class SessionStore:
@@ -159,10 +184,18 @@ class SessionStore:
                 )
         self._steps = _map_table(self.path / STEPS_FILE)
         index = _map_table(self.path / SESSIONS_FILE)
+        if self._steps.schema != STEP_SCHEMA or index.schema != SESSION_SCHEMA:
+            raise StoreError(f"{self.path}: the store's tables do not have rewardgym's schema")
         self.session_ids: list[str] = index.column("session_id").to_pylist()
         self._starts: list[int] = index.column("start").to_pylist()
         self._lengths: list[int] = index.column("length").to_pylist()
         self._position = {sid: i for i, sid in enumerate(self.session_ids)}
+        if sum(self._lengths) != self._steps.num_rows or len(self._position) != len(index):
+            raise StoreError(
+                f"{self.path}: {SESSIONS_FILE} describes {sum(self._lengths)} steps of "
+                f"{len(index)} sessions but {STEPS_FILE} has {self._steps.num_rows} rows; "
+                "the store is damaged: build it again"
+            )
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         # Memory maps do not pickle; a store pickles as its path and re-maps on load.
@@ -226,4 +259,13 @@ def _row_to_step(row: dict[str, Any]) -> ShopStep:
     )
 
 
-__all__ = ["SESSION_SCHEMA", "STEP_SCHEMA", "SessionStore", "StoreSummary", "write_store"]
+__all__ = [
+    "SESSION_SCHEMA",
+    "STEP_SCHEMA",
+    "STORE_KIND",
+    "SessionStore",
+    "StoreError",
+    "StoreSummary",
+    "fill_store",
+    "write_store",
+]

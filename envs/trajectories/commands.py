@@ -25,20 +25,34 @@ class DataCollect:
     """Replace a data set that an earlier ``data collect`` wrote to OUT."""
 
     def run(self) -> None:
-        """Collect, save and print where the data set went."""
+        """Collect, save and print where the data set went.
+
+        OUT is checked before collecting (new, empty, or with --overwrite a data set rewardgym
+        wrote; anything else is refused and left untouched), and the data set appears there
+        only once complete, so a killed run leaves nothing to clean by hand.
+        """
         from rich.console import Console
         from rich.progress import Progress
 
         from rewardgym.envs.trajectories.collect import collect_dataset
+        from rewardgym.envs.trajectories.dataset import DATASET_KIND
+        from rewardgym.runtime import prepare_output
 
-        config, out = self.collect, self.out
+        config = self.collect
+        try:
+            out = prepare_output(self.out, DATASET_KIND, overwrite=self.overwrite)
+        except FileExistsError as err:
+            raise SystemExit(f"rewardgym data collect: {err}") from err
         console = Console()
         start = time.perf_counter()
         with Progress(transient=True, console=console) as bar:
             task = bar.add_task(f"collecting {config.env}", total=config.episodes)
             data = collect_dataset(config, progress=lambda done: bar.update(task, completed=done))
         collected = time.perf_counter() - start
-        data.save(out, minari=self.minari, overwrite=self.overwrite)
+        try:
+            data.save(out, minari=self.minari, overwrite=self.overwrite)
+        except (FileExistsError, NotADirectoryError, PermissionError) as err:
+            raise SystemExit(f"rewardgym data collect: {err}") from err
         total = time.perf_counter() - start
         console.print(
             f"collected {len(data):,} episodes / {data.n_steps:,} steps of {config.env} in "
@@ -48,8 +62,7 @@ class DataCollect:
         console.print(
             f"load with TrajectoryDataset.from_dir({str(out)!r})"
             + (
-                f", or minari: MINARI_DATASETS_PATH={out.resolve().parent} "
-                f"minari.load_dataset({out.name!r})"
+                f", or minari: MINARI_DATASETS_PATH={out.parent} minari.load_dataset({out.name!r})"
                 if self.minari
                 else ""
             )

@@ -17,7 +17,6 @@ the Minari copy.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.runtime import absolute, atomic_output, write_json_atomic
 
 if TYPE_CHECKING:
     import minari
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 METADATA_FILE = "rewardgym_dataset.json"
+DATASET_KIND = "trajectory-dataset"
+"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by ``save``."""
 
 
 @dataclass(frozen=True)
@@ -148,20 +150,30 @@ class TrajectoryDataset:
 
     # ------------------------------------------------------------------ Arrow storage
     def save(self, path: str | Path, *, minari: bool = True, overwrite: bool = False) -> Path:
-        """Write the data set to directory ``path`` (Arrow, plus Minari's layout if ``minari``)."""
-        out = Path(path)
-        if (out / METADATA_FILE).exists() and not overwrite:
-            raise FileExistsError(
-                f"{out} already holds a trajectory data set; pick another directory or pass "
-                "overwrite=True (the CLI: --overwrite)"
-            )
-        if overwrite and out.exists():
-            for name in (METADATA_FILE, "episodes.arrow", "steps.arrow"):
-                (out / name).unlink(missing_ok=True)
-            shutil.rmtree(out / "data", ignore_errors=True)
-        out.mkdir(parents=True, exist_ok=True)
+        """Write the data set to directory ``path`` (Arrow, plus Minari's layout if ``minari``).
+
+        The whole directory is written beside ``path`` and renamed into place when complete,
+        so a killed save leaves either nothing (or the previous data set) or the complete new
+        one, and the next save removes what the killed one left. ``path`` must be new, empty,
+        or a data set rewardgym wrote (replaced only with ``overwrite=True``); a directory
+        holding anything else is refused, whatever ``overwrite`` says. Returns the absolute
+        path.
+        """
+        with atomic_output(path, DATASET_KIND, overwrite=overwrite) as tmp:
+            self.write_into(tmp, minari=minari)
+        return absolute(path)
+
+    def write_into(self, directory: str | Path, *, minari: bool = True) -> None:
+        """Write the data set's files into the existing, empty ``directory`` (``save``'s body).
+
+        Use :meth:`save` unless you are building a larger atomic output yourself (as
+        ``rewardgym label coren`` does, which adds its ``coren/`` files before the rename).
+        """
+        out = absolute(directory)
         _write_table(out / "episodes.arrow", self._episode_table())
         _write_table(out / "steps.arrow", self._step_table())
+        if minari:
+            self.to_minari(out)
         meta = {
             "format_version": FORMAT_VERSION,
             "env_id": self.env_id,
@@ -173,10 +185,8 @@ class TrajectoryDataset:
             "success_rate": self.success_rate,
             "info": self.info,
         }
-        (out / METADATA_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True))
-        if minari:
-            self.to_minari(out)
-        return out
+        # Written last: a directory without it is not a data set.
+        write_json_atomic(out / METADATA_FILE, meta)
 
     @classmethod
     def from_dir(cls, path: str | Path) -> TrajectoryDataset:
@@ -188,10 +198,16 @@ class TrajectoryDataset:
                 f"{meta_path} is missing: {root} is not a rewardgym trajectory data set; "
                 "create one with `rewardgym data collect --out DIR`"
             )
-        meta = json.loads(meta_path.read_text())
-        if meta.get("format_version") != FORMAT_VERSION:
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
             raise ValueError(
-                f"{meta_path} has format_version {meta.get('format_version')!r}; this rewardgym "
+                f"{meta_path}: not readable JSON ({err}); collect the data set again"
+            ) from err
+        if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
+            raise ValueError(
+                f"{meta_path} has format_version "
+                f"{meta.get('format_version') if isinstance(meta, dict) else None!r}; this rewardgym "
                 f"reads version {FORMAT_VERSION}: collect the data set again"
             )
         schema = {
@@ -254,7 +270,7 @@ class TrajectoryDataset:
         """Write these episodes as a Minari data set under ``path/data`` and open it."""
         from rewardgym.envs.trajectories.minari_io import write_minari
 
-        return write_minari(self, Path(path), dataset_id)
+        return write_minari(self, absolute(path), dataset_id)
 
     def to_mdp_dataset(
         self,
@@ -287,8 +303,13 @@ def _write_table(path: Path, table: pa.Table) -> None:
 def _read_table(path: Path) -> pa.Table:
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: the data set directory is incomplete")
-    with pa.memory_map(str(path), "r") as source:
-        return pa.ipc.open_file(source).read_all()
+    try:
+        with pa.memory_map(str(path), "r") as source:
+            return pa.ipc.open_file(source).read_all()
+    except (pa.ArrowException, OSError) as err:
+        raise ValueError(
+            f"{path}: not a readable Arrow file ({err}); the data set is damaged, collect it again"
+        ) from err
 
 
 def _encode_field(spec: FieldSpec, columns: list[Any]) -> pa.Array:
@@ -361,4 +382,11 @@ def _episodes_from_tables(
     return episodes
 
 
-__all__ = ["FORMAT_VERSION", "METADATA_FILE", "FieldSpec", "TrajectoryDataset", "schema_from_space"]
+__all__ = [
+    "DATASET_KIND",
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "FieldSpec",
+    "TrajectoryDataset",
+    "schema_from_space",
+]

@@ -6,11 +6,16 @@ reads. Raw arrays are stored (no JPEG, which would make BabyAI's 7x7x3 grid loss
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from rewardgym.envs.trajectories.dataset import METADATA_FILE
+from rewardgym.runtime import absolute
 
 if TYPE_CHECKING:
     import minari
@@ -31,7 +36,13 @@ def default_dataset_id(env_id: str) -> str:
 def write_minari(
     dataset: TrajectoryDataset, root: Path, dataset_id: str | None = None
 ) -> minari.MinariDataset:
-    """Write ``dataset`` under ``root/data`` in Minari's Arrow format and return it opened."""
+    """Write ``dataset`` under ``root/data`` in Minari's Arrow format and return it opened.
+
+    ``root`` is made absolute first: Minari's size measurement joins each file it finds to the
+    data path again, which doubles a relative one. Writing is not atomic by itself;
+    ``TrajectoryDataset.save`` calls this inside a temporary directory that is renamed when
+    complete.
+    """
     from minari import MinariDataset
     from minari.data_collector.episode_buffer import EpisodeBuffer
     from minari.dataset.minari_storage import MinariStorage
@@ -45,7 +56,7 @@ def write_minari(
             kwargs={**spec.kwargs, **dataset.env_kwargs},
             max_episode_steps=spec.max_episode_steps,
         )
-    data_path = root / MINARI_SUBDIR
+    data_path = absolute(root) / MINARI_SUBDIR
     if data_path.exists() and any(data_path.iterdir()):
         raise FileExistsError(
             f"{data_path} already holds data; write the Minari copy into an empty directory"
@@ -103,24 +114,60 @@ def _observation_buffer(observations: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_minari(path: str | Path) -> minari.MinariDataset:
-    """Open the Minari copy inside a data set directory (``path/data``) or a Minari ``data`` dir."""
+    """Open the Minari copy inside a data set directory (``path/data``) or a Minari ``data`` dir.
+
+    A copy that a killed writer left incomplete (episode folders that its metadata does not
+    count, or fewer than it counts) is an error naming the directory, not an empty data set.
+    """
     from minari import MinariDataset
 
-    root = Path(path)
+    root = absolute(path)
     data_path = root / MINARI_SUBDIR if (root / MINARI_SUBDIR).is_dir() else root
-    if not (data_path / "metadata.json").exists():
+    metadata = data_path / "metadata.json"
+    if not metadata.exists():
         raise FileNotFoundError(
             f"no Minari data set at {data_path}: collect with `rewardgym data collect` "
             "(which writes DIR/data) or call TrajectoryDataset.to_minari(DIR)"
         )
+    check_minari_complete(data_path)
     return MinariDataset(data_path)
+
+
+def check_minari_complete(data_path: Path) -> None:
+    """Raise ``ValueError`` unless the Minari data set at ``data_path`` holds what it says."""
+    metadata = data_path / "metadata.json"
+    try:
+        meta = json.loads(metadata.read_text(encoding="utf-8"))
+        total = int(meta["total_episodes"])
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{metadata}: not a readable Minari metadata file ({err})") from err
+    folders = sorted(int(p.name) for p in data_path.iterdir() if p.is_dir() and p.name.isdigit())
+    complete = [i for i in folders if (data_path / str(i) / "metadata.json").is_file()]
+    if folders != list(range(total)) or len(complete) != total:
+        raise ValueError(
+            f"{data_path}: incomplete Minari data set: its metadata counts {total} episodes "
+            f"but {len(folders)} episode folders ({len(complete)} complete) are present, as a "
+            "killed write leaves them; write it again (rewardgym data collect, or "
+            "TrajectoryDataset.to_minari into an empty directory)"
+        )
+    ours = data_path.parent / METADATA_FILE
+    expected = None
+    if data_path.name == MINARI_SUBDIR and ours.is_file():
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            expected = json.loads(ours.read_text(encoding="utf-8")).get("n_episodes")
+    if isinstance(expected, int) and expected != total:
+        raise ValueError(
+            f"{data_path}: the Minari copy holds {total} episodes but {ours} counts "
+            f"{expected}; the copy is stale or incomplete: save the data set again"
+        )
 
 
 def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
     """Open a data set directory through ``minari.load_dataset`` itself (via MINARI_DATASETS_PATH)."""
     import minari
 
-    root = Path(path).resolve()
+    root = absolute(path)
+    check_minari_complete(root / MINARI_SUBDIR)
     previous = os.environ.get("MINARI_DATASETS_PATH")
     os.environ["MINARI_DATASETS_PATH"] = str(root.parent)
     try:
@@ -134,6 +181,7 @@ def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
 
 __all__ = [
     "MINARI_SUBDIR",
+    "check_minari_complete",
     "default_dataset_id",
     "load_minari",
     "minari_load_dataset",

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
-from rewardgym.envs.trajectories.dataset import METADATA_FILE, TrajectoryDataset
+from rewardgym.envs.trajectories.dataset import DATASET_KIND, METADATA_FILE, TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
-from rewardgym.runtime import rewardgym_home
+from rewardgym.runtime import atomic_path, mark_output, rewardgym_home
 
 DEFAULT_REPLAY_EPISODES = 100
 DEFAULT_REPLAY_NAME = "household-replay-v0"
@@ -27,19 +24,17 @@ def default_replay_dir() -> Path:
 def default_replay_dataset() -> TrajectoryDataset:
     """The small default Household data set: 100 perturbed-expert episodes, seed 0, cached."""
     target = default_replay_dir()
-    if not (target / METADATA_FILE).exists():
-        data = collect_dataset(CollectConfig(episodes=DEFAULT_REPLAY_EPISODES, seed=0))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Build in a private directory, then rename: concurrent first uses never see half a set.
-        staging = Path(tempfile.mkdtemp(prefix=".replay-", dir=target.parent))
-        data.save(staging / "set", minari=False)
+    if (target / METADATA_FILE).exists():
         try:
-            os.replace(staging / "set", target)
-        except OSError:
-            if not (target / METADATA_FILE).exists():
-                raise
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            return TrajectoryDataset.from_dir(target)
+        except (OSError, ValueError):
+            pass  # a damaged cache entry: collected again below
+    data = collect_dataset(CollectConfig(episodes=DEFAULT_REPLAY_EPISODES, seed=0))
+    # An atomic write: a concurrent first use never sees half a set, a kill leaves none.
+    with atomic_path(target) as tmp:
+        tmp.mkdir(parents=True)
+        data.write_into(tmp, minari=False)
+        mark_output(tmp, DATASET_KIND, cache=True)
     return TrajectoryDataset.from_dir(target)
 
 

@@ -11,6 +11,7 @@ embedded once each; the per-step input is three indices into tables of unique ve
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ import torch
 from torch import nn
 
 from rewardgym.embeddings import CachedEmbedder
-from rewardgym.runtime import torch_threads
+from rewardgym.runtime import absolute, atomic_path, torch_threads
 from rewardgym.wrappers.coren.grounding import observation_items
 from rewardgym.wrappers.judges.prompts import RUBRIC_MAX
 
@@ -208,22 +209,31 @@ class Orchestrator:
         return float(loss.detach())
 
     def save(self, path: str | Path) -> Path:
-        """Write the spec and parameters to ``path`` (a torch file)."""
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        torch.save({"spec": asdict(self.spec), "state_dict": self.net.state_dict()}, out)
-        return out
+        """Write the spec and parameters to ``path`` (a torch file of tensors and plain data).
+
+        Written to a temporary sibling and renamed, so a kill never leaves half a file; the
+        contents are what ``torch.load(weights_only=True)`` reads, so loading runs no code.
+        """
+        with atomic_path(path) as tmp:
+            torch.save({"spec": asdict(self.spec), "state_dict": self.net.state_dict()}, tmp)
+        return absolute(path)
 
     @classmethod
     def load(cls, path: str | Path, embedder: CachedEmbedder) -> Orchestrator:
-        """Read an orchestrator written by ``save``."""
+        """Read an orchestrator written by ``save`` (``weights_only=True``: no code runs)."""
         source = Path(path)
         if not source.exists():
             raise FileNotFoundError(f"orchestrator file {source} does not exist")
-        blob = torch.load(source, map_location="cpu", weights_only=True)
-        raw = dict(blob["spec"])
-        raw["terms"] = tuple(raw["terms"])
-        model = cls(OrchestratorSpec(**raw), embedder)
+        try:
+            blob = torch.load(source, map_location="cpu", weights_only=True)
+            raw = dict(blob["spec"])
+            raw["terms"] = tuple(raw["terms"])
+            spec = OrchestratorSpec(**raw)
+        except (pickle.UnpicklingError, RuntimeError, EOFError, KeyError, TypeError) as err:
+            raise ValueError(
+                f"orchestrator file {source}: not an orchestrator saved by rewardgym ({err})"
+            ) from err
+        model = cls(spec, embedder)
         model.net.load_state_dict(blob["state_dict"])
         return model
 

@@ -112,7 +112,7 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the env and reward the action with the judge ensemble."""
         names = self.env.unwrapped.action_names  # type: ignore[attr-defined]
-        name = str(names[int(action)])
+        name = str(names[_action_id(action, len(names))])
         transition = step_transition(
             self._obs if isinstance(self._obs, dict) else {"text": str(self._obs)},
             self._instruction,
@@ -205,6 +205,20 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
                 "structural question; pass qa=QABank.from_jsonl(FILE, embedder)"
             )
         return self.qa.retrieve([(t.instruction, t.visible)])[0][0]
+
+
+def _action_id(action: Any, n: int) -> int:
+    """``action`` as an index into ``n`` action names; a ``ValueError`` like the env's otherwise.
+
+    Only integers count: ``True``, ``1.7`` and ``"3"`` would be coerced by ``int()`` into a
+    different action than the caller meant, and an index past the end would be an IndexError.
+    """
+    value = action.item() if isinstance(action, np.ndarray) and action.ndim == 0 else action
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"action {action!r} is not an integer action id: use 0..{n - 1}")
+    if not 0 <= int(value) < n:
+        raise ValueError(f"action {action!r} is out of range: use 0..{n - 1}")
+    return int(value)
 
 
 def _instruction_of(obs: Any) -> str:

@@ -7,10 +7,12 @@ the judge only for what is missing. Backend failures (``None``) are never stored
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +23,7 @@ import numpy as np
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest, freeze_inputs
 from rewardgym.wrappers.judges.prompts import Prompt
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 500  # SQLite before 3.32 binds at most 999 variables per statement
 
 
@@ -83,22 +86,40 @@ class JudgeCache:
         self.stats = CacheStats()
 
     def get_many(self, keys: Sequence[str]) -> dict[str, str]:
-        """The stored answers among ``keys``."""
+        """The stored answers among ``keys``; a row that is not text counts as missing.
+
+        Such a row (a NULL or a blob, from a damaged file or another program) is asked
+        again and replaced, instead of reaching the answer parsers.
+        """
         found: dict[str, str] = {}
         unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), _CHUNK):
-            chunk = unique[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(
-                f"SELECT key, answer FROM answers WHERE key IN ({marks})", chunk
-            )
-            found.update(rows.fetchall())
+        with self._reporting("read"):
+            for start in range(0, len(unique), _CHUNK):
+                chunk = unique[start : start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT key, answer FROM answers WHERE key IN ({marks})", chunk
+                )
+                found.update((k, a) for k, a in rows.fetchall() if isinstance(a, str))
         return found
 
     def put_many(self, items: dict[str, str]) -> None:
-        """Store answers and commit them at once."""
-        self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", list(items.items()))
-        self._db.commit()
+        """Store answers and commit them at once (lone surrogates are stored as U+FFFD)."""
+        rows = [(key, storable_text(answer)) for key, answer in items.items()]
+        with self._reporting("write"):
+            self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", rows)
+            self._db.commit()
+
+    @contextlib.contextmanager
+    def _reporting(self, action: str) -> Iterator[None]:
+        """Name the cache file in SQLite's errors (a damaged file, a full disk)."""
+        try:
+            yield
+        except sqlite3.DatabaseError as err:
+            raise RuntimeError(
+                f"judge cache {self.path or ':memory:'}: cannot {action} it ({err}); delete "
+                "the file to start a fresh cache, or pass another --cache path"
+            ) from err
 
     def __len__(self) -> int:
         """The number of stored answers."""
@@ -107,6 +128,15 @@ class JudgeCache:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def storable_text(value: str) -> str:
+    """``value`` with every lone surrogate (an unpaired ``\\ud800``) replaced by U+FFFD.
+
+    SQLite stores UTF-8, which cannot hold a lone surrogate; a judge answer may carry one
+    (an LLM server can escape one into its JSON).
+    """
+    return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
 
 
 def answer_unique(
@@ -135,7 +165,9 @@ def answer_unique(
     for start in range(0, len(pending), batch_size):
         chunk = pending[start : start + batch_size]
         answers = judge.complete([requests[i] for i in chunk])
-        fresh = {keys[i]: a for i, a in zip(chunk, answers, strict=True) if a is not None}
+        fresh = {
+            keys[i]: storable_text(a) for i, a in zip(chunk, answers, strict=True) if a is not None
+        }
         cache.put_many(fresh)
         found.update(fresh)
         if on_batch is not None:
@@ -182,4 +214,5 @@ __all__ = [
     "cached_complete",
     "inputs_key",
     "request_key",
+    "storable_text",
 ]

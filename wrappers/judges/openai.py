@@ -1,28 +1,53 @@
-"""A judge behind any OpenAI-compatible chat endpoint (vLLM, Ollama, a hosted API).
+"""A judge behind any OpenAI-compatible chat endpoint (vLLM, Ollama, a hosted API), on httpx.
 
-Requests go out concurrently from a thread pool over the standard library's HTTP client.
-Each request is tried at most ``1 + max_retries`` times: timeouts, connection errors, HTTP
-429 and 5xx, and bodies that are not a chat completion are retried after an exponential
-backoff; any other HTTP error is final. A request that never gets a completion answers
-``None`` (counted as a failure, not cached, asked again by a rerun); a completion whose text
-does not parse is an abstention. The API key is read from an environment variable at call
-time and is never stored in the judge's identity, logged or put in an error message.
+Requests go out ``concurrency`` at a time from one ``httpx.AsyncClient`` per batch, on a
+private event loop (so the judge works from any thread, a notebook's included). A broken or
+hostile server cannot hurt a run:
+
+- **No redirects.** A 3xx answer is a failure and is never followed, so the key is sent to
+  the configured URL only, never to the origin a ``Location`` names.
+- **One deadline per attempt.** ``timeout_s`` bounds the whole attempt (connecting, sending,
+  the headers and every byte of the body), not one socket read: a server that trickles bytes
+  cannot hold a request longer.
+- **A size cap.** A body above ``max_response_bytes`` (decoded) is abandoned as it arrives.
+- **Transport errors are failures, not exceptions:** a refused connection, a malformed
+  status line, a truncated body, an oversized header, broken chunking, bad TLS.
+- **Clean text.** Lone surrogates in an answer become U+FFFD, so the cache can store it.
+
+Each request is tried at most ``1 + max_retries`` times: deadlines, transport errors, HTTP
+408/409/425/429/5xx and bodies that are not a chat completion are retried after an
+exponential backoff; redirects, oversized bodies and other 4xx answers are final. A request
+that never gets a completion answers ``None`` (a failure: not cached, asked again by a rerun;
+an abstention in this run). Two cases stop the run with :class:`JudgeUnavailableError`
+instead of abstaining thousands of times: HTTP 401/403 (the key was refused) and a first
+batch in which no request got an answer (the server is down or is not a chat endpoint).
+
+The API key is read from the environment variable ``api_key_env`` at call time and never
+stored in the judge's identity, logged or put in an error message. A variable that is unset
+is an error at construction; an empty ``api_key_env`` sends no key (a local server).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import httpx
+
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
+from rewardgym.wrappers.judges.cache import storable_text
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+_REFUSED_STATUS = frozenset({401, 403})
+_TRANSPORT_ERRORS = (httpx.TransportError, httpx.DecodingError, httpx.StreamError, OSError)
+
+
+class JudgeUnavailableError(RuntimeError):
+    """The judge cannot answer at all (refused key, unset key variable, dead server)."""
 
 
 @dataclass(frozen=True)
@@ -32,11 +57,11 @@ class OpenAIJudgeConfig:
     model: str = "default"
     """Model name sent with each request (what the server serves)."""
     api_key_env: str = "OPENAI_API_KEY"
-    """Environment variable that holds the API key (read at call time, never stored)."""
+    """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
     concurrency: int = 8
     """Requests in flight at once."""
     timeout_s: float = 30.0
-    """Seconds allowed for one request."""
+    """Seconds allowed for one attempt of a request, whole: connecting, sending, every byte."""
     max_retries: int = 3
     """Retries of a request after a timeout, a connection error, HTTP 429 or 5xx."""
     backoff_s: float = 0.5
@@ -45,10 +70,12 @@ class OpenAIJudgeConfig:
     """Longest completion asked for."""
     temperature: float = 0.0
     """Sampling temperature of the judge (0: greedy, so answers are reproducible)."""
+    max_response_bytes: int = 1 << 20
+    """Largest answer body accepted (decoded); a larger one is abandoned as a failure."""
 
 
 class OpenAIJudge(Judge):
-    """Asks a chat-completions endpoint; bounded retries with backoff, abstentions on garbage."""
+    """Asks a chat-completions endpoint; bounded attempts, abstentions on every kind of garbage."""
 
     def __init__(self, base_url: str, config: OpenAIJudgeConfig | None = None) -> None:
         """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) with the settings of ``config``."""
@@ -57,26 +84,36 @@ class OpenAIJudge(Judge):
         model, api_key_env, concurrency = config.model, config.api_key_env, config.concurrency
         timeout_s, max_retries, backoff_s = config.timeout_s, config.max_retries, config.backoff_s
         max_tokens, temperature = config.max_tokens, config.temperature
+        max_response_bytes = config.max_response_bytes
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(
                 f"openai judge: base URL {base_url!r} must start with http:// or https:// "
                 "(for example openai:http://127.0.0.1:8000/v1)"
             )
-        if max_retries < 0 or concurrency < 1 or timeout_s <= 0:
+        if max_retries < 0 or concurrency < 1 or timeout_s <= 0 or max_response_bytes < 1:
             raise ValueError(
-                f"openai judge: need max_retries >= 0, concurrency >= 1 and timeout_s > 0, got "
-                f"{max_retries}, {concurrency}, {timeout_s}"
+                "openai judge: need max_retries >= 0, concurrency >= 1, timeout_s > 0 and "
+                f"max_response_bytes >= 1, got {max_retries}, {concurrency}, {timeout_s}, "
+                f"{max_response_bytes}"
+            )
+        if api_key_env and not os.environ.get(api_key_env):
+            raise JudgeUnavailableError(
+                f"openai judge: the API key variable {api_key_env} is not set; export it, "
+                "or set api_key_env='' (CLI: --openai.api-key-env '') for a server without keys"
             )
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
-        self.api_key_env = api_key_env
+        self.api_key_env = api_key_env or None
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_tokens = max_tokens
         self.temperature = temperature
+        self.max_response_bytes = max_response_bytes
         self.identity = f"openai:{base_url.rstrip('/')}:{model}"
+        self.last_error: str | None = None
+        self._answered = 0
 
     def __repr__(self) -> str:
         """Name the endpoint and model, never the key."""
@@ -84,10 +121,46 @@ class OpenAIJudge(Judge):
 
     def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
         texts = [request.text() for request in requests]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(texts))) as pool:
-            return list(pool.map(self._ask_one, texts))
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            answers = asyncio.run(self._ask_all(texts))
+        else:  # called from inside an event loop (a notebook): run ours on another thread
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                answers = pool.submit(asyncio.run, self._ask_all(texts)).result()
+        got = sum(a is not None for a in answers)
+        if got == 0 and self._answered == 0:
+            raise JudgeUnavailableError(
+                f"openai judge: none of the first {len(answers)} requests to {self.url} got a "
+                f"chat completion (last: {self.last_error}); is the server up and "
+                "OpenAI-compatible?"
+            )
+        self._answered += got
+        return answers
 
-    def _ask_one(self, text: str) -> str | None:
+    async def _ask_all(self, texts: list[str]) -> list[str | None]:
+        limits = httpx.Limits(
+            max_connections=self.concurrency, max_keepalive_connections=self.concurrency
+        )
+        gate = asyncio.Semaphore(self.concurrency)
+        async with httpx.AsyncClient(
+            follow_redirects=False, timeout=httpx.Timeout(self.timeout_s), limits=limits
+        ) as client:
+
+            async def one(text: str) -> str | None:
+                async with gate:
+                    return await self._ask_one(client, text)
+
+            return list(await asyncio.gather(*(one(text) for text in texts)))
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    async def _ask_one(self, client: httpx.AsyncClient, text: str) -> str | None:
         body = json.dumps(
             {
                 "model": self.model,
@@ -95,29 +168,62 @@ class OpenAIJudge(Judge):
                 "temperature": self.temperature,
                 "max_tokens": self.max_tokens,
             }
-        ).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.api_key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        ).encode("utf-8", "surrogatepass")
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self.stats.add(retries=1)
-                time.sleep(min(self.backoff_s * 2 ** (attempt - 1), 10.0))
-            request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
-                    payload = response.read()
-            except urllib.error.HTTPError as err:
-                if err.code in _RETRY_STATUS:
-                    continue
-                return None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError):
-                continue
-            content = _completion_text(payload)
-            if content is not None:
+                await asyncio.sleep(min(self.backoff_s * 2 ** (attempt - 1), 10.0))
+            content, retry = await self._attempt(client, body)
+            if content is not None or not retry:
                 return content
         return None
+
+    async def _attempt(self, client: httpx.AsyncClient, body: bytes) -> tuple[str | None, bool]:
+        """One POST within the deadline: the completion text (or None) and whether to retry."""
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                payload, retry = await self._post(client, body)
+        except TimeoutError:
+            return self._fail(f"no complete answer within {self.timeout_s:g} s", retry=True)
+        except _TRANSPORT_ERRORS as err:
+            return self._fail(f"transport error {type(err).__name__}", retry=True)
+        if payload is None:
+            return None, retry
+        content = _completion_text(payload)
+        if content is None:
+            return self._fail("a body that is not a chat completion", retry=True)
+        return content, False
+
+    async def _post(self, client: httpx.AsyncClient, body: bytes) -> tuple[bytes | None, bool]:
+        async with client.stream("POST", self.url, content=body, headers=self._headers()) as r:
+            status = r.status_code
+            if status in _REFUSED_STATUS:
+                raise JudgeUnavailableError(
+                    f"openai judge: {self.url} answered HTTP {status}: the key in "
+                    f"{self.api_key_env or '(no key sent)'} was refused"
+                )
+            if 300 <= status < 400:
+                where = r.headers.get("location", "")[:120]
+                return self._fail(f"HTTP {status} redirect to {where!r}, not followed")[0], False
+            if status >= 400 or status < 200:
+                return self._fail(f"HTTP {status}")[0], status in _RETRY_STATUS
+            declared = r.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > self.max_response_bytes:
+                return self._too_large()
+            chunks, size = [], 0
+            async for chunk in r.aiter_bytes():
+                size += len(chunk)
+                if size > self.max_response_bytes:
+                    return self._too_large()
+                chunks.append(chunk)
+        return b"".join(chunks), False
+
+    def _too_large(self) -> tuple[None, bool]:
+        return self._fail(f"a body over max_response_bytes={self.max_response_bytes:,}")
+
+    def _fail(self, reason: str, retry: bool = False) -> tuple[None, bool]:
+        self.last_error = f"{reason} from {self.url}"
+        return None, retry
 
 
 def _completion_text(payload: bytes) -> str | None:
@@ -125,9 +231,12 @@ def _completion_text(payload: bytes) -> str | None:
     try:
         data = json.loads(payload.decode("utf-8"))
         content = data["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         return None
-    return content if isinstance(content, str) else None
+    if not isinstance(content, str):
+        return None
+    # JSON may escape a lone surrogate (\ud800), which no UTF-8 store can hold.
+    return storable_text(content)
 
 
-__all__ = ["OpenAIJudge", "OpenAIJudgeConfig"]
+__all__ = ["JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
 from rewardgym.agents.labelling.coren import label_dataset
@@ -58,3 +59,28 @@ def test_wrapper_applies_a_trained_orchestrator_online(tmp_path: Path) -> None:
         if terminated or truncated:
             break
     assert max(rewards) > 0.0  # the expert's actions earn a positive reward somewhere
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        (58, "out of range"),
+        (-1, "out of range"),
+        (1.7, "not an integer"),
+        ("3", "not an integer"),
+        (True, "not an integer"),
+        (np.float32(2.0), "not an integer"),
+    ],
+)
+def test_wrapper_rejects_bad_actions_like_the_env(action: object, words: str) -> None:
+    """Issue 12, item 15: no IndexError for 58, no silent coercion of 1.7, "3" or True."""
+    env = CorenReward(
+        gym.make("rewardgym/Household-v0"),
+        EmbeddingJudge(hashing_embedder()),
+        config=CorenConfig(ablation="average"),
+    )
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=words):
+        env.step(action)
+    _, _, _, _, info = env.step(np.int64(0))  # numpy integers are integers
+    assert "reward_terms" in info

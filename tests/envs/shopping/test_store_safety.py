@@ -1,0 +1,118 @@
+"""Stores are written atomically and never over the user's files; the cache heals itself.
+
+Issue 12, item 1 (``data shop --out DIR`` deleted what DIR held; ``--out .`` emptied the working
+directory) and item 14 (killed conversions left ``.big-*`` folders forever; a damaged cache
+entry failed with a bare ``ArrowInvalid``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rewardgym.cli import main
+from rewardgym.envs.shopping.data import resolve_sessions
+from rewardgym.envs.shopping.loaders import load_jsonl
+from rewardgym.envs.shopping.store import SessionStore, StoreError, write_store
+from rewardgym.runtime import OWNER_FILE, TMP_PREFIX
+
+
+def _shop(*args: str) -> SystemExit | None:
+    try:
+        main(["data", "shop", "--sessions", "5", *args])
+    except SystemExit as stop:
+        return stop
+    return None
+
+
+def _dead_pid() -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def test_data_shop_never_deletes_what_out_holds(tmp_path: Path) -> None:
+    mine = tmp_path / "v"
+    mine.mkdir()
+    (mine / "precious.txt").write_text("keep")
+    for extra in ((), ("--overwrite",)):
+        stop = _shop("--out", str(mine), *extra)
+        assert stop is not None and "no rewardgym command wrote" in str(stop.code)
+        assert sorted(p.name for p in mine.iterdir()) == ["precious.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v"]  # no temporary left either
+
+
+@pytest.mark.parametrize("out", [".", "..", "./"])
+def test_data_shop_refuses_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out: str
+) -> None:
+    here = tmp_path / "work"
+    here.mkdir()
+    (here / "notes.txt").write_text("mine")
+    monkeypatch.chdir(here)
+    stop = _shop("--out", out)
+    assert stop is not None and "current directory" in str(stop.code)
+    assert (here / "notes.txt").read_text() == "mine" and Path.cwd() == here
+    # Even an empty working directory is refused: a swap would move it from under the shell.
+    (here / "notes.txt").unlink()
+    assert _shop("--out", ".") is not None and here.is_dir()
+
+
+def test_data_shop_replaces_its_own_store_only_with_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "store"
+    assert _shop("--out", str(out)) is None
+    assert json.loads((out / OWNER_FILE).read_text())["kind"] == "shop-store"
+    stop = _shop("--out", str(out), "--seed", "1")
+    assert stop is not None and "overwrite" in str(stop.code)
+    assert _shop("--out", str(out), "--seed", "1", "--overwrite") is None
+    assert len(SessionStore(out)) == 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
+
+
+def test_write_store_is_atomic_when_the_sessions_fail(jsonl_sessions: Path, tmp_path: Path) -> None:
+    def sessions():  # type: ignore[no-untyped-def]
+        yield from list(load_jsonl(jsonl_sessions))[:3]
+        raise RuntimeError("killed halfway")
+
+    with pytest.raises(RuntimeError, match="killed halfway"):
+        write_store(sessions(), tmp_path / "out" / "s")
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_conversions_leave_no_temporary_folders(jsonl_sessions: Path, rewardgym_home: Path) -> None:
+    converted = rewardgym_home / "shop" / "converted"
+    converted.mkdir(parents=True)
+    # A conversion killed by this version, and a ``.big-*`` folder an older one left.
+    stale = converted / f"{TMP_PREFIX}{_dead_pid()}-1-sessions-abc"
+    stale.mkdir()
+    (stale / "steps.arrow").write_bytes(b"half")
+    legacy = converted / ".big-0123456789abcdef.k2j4h5g6"
+    legacy.mkdir()
+    (legacy / "steps.arrow").write_bytes(b"half")
+    os.utime(legacy, (0, 0))
+    store, _ = resolve_sessions(jsonl_sessions, "all")
+    assert len(store) == 30
+    assert [p.name for p in converted.iterdir()] == [store.path.name]
+
+
+def test_a_damaged_cache_entry_is_rebuilt(jsonl_sessions: Path, rewardgym_home: Path) -> None:
+    store, _ = resolve_sessions(jsonl_sessions, "all")
+    path = store.path
+    del store
+    (path / "steps.arrow").write_bytes(b"this is not an Arrow file")
+    with pytest.raises(StoreError, match=str(path / "steps.arrow")):
+        SessionStore(path)
+    again, indices = resolve_sessions(jsonl_sessions, "all")
+    assert again.path == path and len(indices) == 30
+    assert again.session(0) == next(iter(load_jsonl(jsonl_sessions)))
+    (path / "sessions.arrow").unlink()
+    assert len(resolve_sessions(jsonl_sessions, "all")[0]) == 30
