@@ -12,7 +12,7 @@ model is saved with ``save_pretrained`` so that GRPO can rebuild it as its refer
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,8 @@ class SFTResult:
     losses: list[float]
     seconds: float
     steps: int
+    log_history: list[dict[str, Any]] = field(default_factory=list)
+    """Every logged record of the Trainer (loss, learning rate, ...)."""
 
     @property
     def first_loss(self) -> float:
@@ -108,7 +110,8 @@ def train_sft(
     trained: Any = trainer.model
     path = save_model(trained, tokenizer, out / "model")
     losses = [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
-    return SFTResult(path, losses, seconds, int(trainer.state.global_step))
+    history = list(trainer.state.log_history)
+    return SFTResult(path, losses, seconds, int(trainer.state.global_step), history)
 
 
 def completion_loss(

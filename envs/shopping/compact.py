@@ -4,7 +4,9 @@ A page's interactable elements are the tags carrying a ``name`` attribute (the S
 convention: every such element has a unique name). :func:`compact_page` rewrites a page as
 plain lines of text in which each named element reads ``[name] label`` (an input shows its
 ``value``), block tags start a new line and every other tag is dropped, so nothing a predictor
-needs (names, labels, prices, ratings, headings) is lost while the markup is. Everything here
+needs (names, labels, prices, ratings, headings) is lost while the markup is; a label whose
+words all appear in its element's name (``[filter_feature_long_battery] long battery``) is
+dropped as redundant. Everything here
 is regular-expression based and tolerant of broken HTML: it never raises on a string.
 """
 
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from rewardgym.envs.shopping.canonical import canonical_tokens
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>|<!--.*?-->", re.DOTALL)
 _ATTR = re.compile(r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""")
@@ -78,9 +82,14 @@ def compact_page(page: str) -> str:
     parts: list[str] = []
     position = 0
     skipping: str | None = None
+    named: set[str] | None = None  # the canonical tokens of the element whose label is next
     for match in _TAG.finditer(page):
         if skipping is None:
-            parts.append(html.unescape(page[position : match.start()]))
+            label = html.unescape(page[position : match.start()])
+            words = canonical_tokens(label)
+            if not (named is not None and words and set(words) <= named):
+                parts.append(label)
+            named = None
         position = match.end()
         closing, tag = match.group(1), (match.group(2) or "").lower()
         if not tag:  # a comment
@@ -104,6 +113,7 @@ def compact_page(page: str) -> str:
             continue
         value = attrs.get("value")
         parts.append(f' [{name} value="{value}"] ' if value else f" [{name}] ")
+        named = set(canonical_tokens(name))
     if skipping is None:
         parts.append(html.unescape(page[position:]))
     lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
