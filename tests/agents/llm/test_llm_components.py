@@ -14,7 +14,12 @@ from rewardgym.agents.llm.generation import generate, rationale_positions
 from rewardgym.agents.llm.model import build_model, load_model, save_model
 from rewardgym.agents.llm.policy import LLMPolicy, generation_config
 from rewardgym.agents.llm.prompt import FOOTER, INSTRUCTIONS, TRUNCATED, PromptBuilder
-from rewardgym.agents.llm.rewards import EnvReward, certainty_kind, forward_rationale_certainty
+from rewardgym.agents.llm.rewards import (
+    TERMS,
+    EnvReward,
+    certainty_kind,
+    forward_rationale_certainty,
+)
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -132,7 +137,7 @@ def test_term_functions_split_the_wrapper_total(shop_store: Path, tiny_rows) -> 
     parts = [
         f(prompts=["p"] * 4, completions=completions, **columns) for f in reward.term_functions()
     ]
-    assert [f.__name__ for f in reward.term_functions()][0] == "term_format"
+    assert [f.__name__ for f in reward.term_functions()] == [f"term_{t}" for t in TERMS]
     assert np.allclose(np.sum(parts, axis=0), totals)
     assert len(reward.durations) == 2  # one scoring for all five terms
 
