@@ -120,8 +120,13 @@ class Suite:
         self.timings[key] = self.timings.get(key, 0.0) + seconds
 
     def prompt(self, method: Method) -> Any:
-        """The preset's prompt config in the row's context mode."""
-        return replace(self.config.prompt, context=method.context or self.config.prompt.context)
+        """The preset's prompt config in the row's context mode (instructions for a pretrained model)."""
+        prompt = self.config.prompt
+        return replace(
+            prompt,
+            context=method.context or prompt.context,
+            instructions=prompt.instructions or self.kind == "pretrained",
+        )
 
     def base_model(self, seed: int) -> Path:
         """The named or local model, or the default model built (tokenizer trained) for this seed."""
@@ -262,9 +267,13 @@ class Suite:
 
     def evaluate(self, path: Path, method: Method, seed: int) -> None:
         """Score ``path`` on the row's test sessions with every sampling seed; record each run."""
-        limit = self.config.eval_sessions if method.main else self.ablation_sessions()
-        rows = self.rows(path, method, "test", self.config.eval_sessions)
-        keep = set(self.data.positions("test", limit))
+        config = self.config
+        limit = config.eval_sessions if method.main else self.ablation_sessions()
+        rows = self.rows(path, method, "test", config.eval_sessions)
+        sessions = self.data.positions("test", limit)
+        if method.main and config.split_test_across_seeds and len(config.seeds) > 1:
+            sessions = sessions[config.seeds.index(seed) :: len(config.seeds)]
+        keep = set(sessions)
         rows = [r for r in rows if r.session in keep]
         temperature = method.temperature if method.temperature is not None else self.temperature
         for eval_seed in self.config.eval_seeds:

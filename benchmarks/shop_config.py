@@ -64,6 +64,9 @@ class BenchConfig:
     """Training seeds of the main rows; intervals pool every seed's run."""
     ablation_seeds: tuple[int, ...] | None = None
     """Training seeds of the ablation rows; None: the main rows' seeds."""
+    split_test_across_seeds: bool = False
+    """Main rows: the k-th of n training seeds scores every n-th test session (from the k-th),
+    so a row's pooled runs cover each test session once and its interval pools the seeds."""
     eval_seeds: tuple[int, ...] = (0,)
     """Sampling seeds per trained model at evaluation."""
     temperature_candidates: tuple[float, ...] = (0.6,)
@@ -87,40 +90,41 @@ def _quick() -> BenchConfig:
         name="quick",
         default_model=ModelConfig(
             vocab_size=4096,
-            hidden_size=256,
+            hidden_size=192,
             num_layers=4,
             num_heads=4,
             num_kv_heads=2,
-            intermediate_size=768,
+            intermediate_size=512,
             max_positions=1024,
             tokenizer_sessions=300,
         ),
-        prompt=PromptConfig(max_prompt_tokens=448),
+        prompt=PromptConfig(max_prompt_tokens=384, instructions=False),
         sampling=SamplingConfig(max_new_tokens=64, batch_size=64),
         sft=SFTRunConfig(
             epochs=1.0,
-            learning_rate=2e-3,
+            learning_rate=3e-3,
             pretrained_learning_rate=5e-5,
-            batch_size=16,
-            max_examples=3000,
+            batch_size=32,
+            max_examples=1500,
             warmup_ratio=0.05,
         ),
         grpo=GRPORunConfig(
-            steps=16,
-            learning_rate=2e-5,
+            steps=6,
+            learning_rate=1e-4,
             pretrained_learning_rate=1e-6,
             beta=0.0,
-            num_generations=8,
-            prompts_per_step=4,
+            num_generations=6,
+            prompts_per_step=2,
             max_completion_tokens=64,
             save_steps=100,
         ),
-        train_sessions=None,
+        train_sessions=600,
         validation_sessions=30,
-        eval_sessions=130,
-        ablation_eval_sessions=40,
+        eval_sessions=120,
+        ablation_eval_sessions=20,
         seeds=(0, 1),
         ablation_seeds=(0,),
+        split_test_across_seeds=True,
         eval_seeds=(0,),
         temperature_candidates=(0.2, 0.6),
         temperatures=(0.2, 1.0),

@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rewardgym.agents.evaluation.intervals import bootstrap_intervals
-from rewardgym.agents.evaluation.shopping import PROTOCOLS, Protocol, protocol_metrics
+from rewardgym.agents.evaluation.shopping import (
+    PROTOCOLS,
+    Protocol,
+    protocol_metrics,
+    protocol_records,
+)
 from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.envs.shopping.metrics import shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
 if TYPE_CHECKING:
@@ -59,11 +65,16 @@ def build_rows(
     for method in order:
         if method not in records:
             continue
-        pooled = [r for run in records[method] for r in run]
-        metrics = protocol_metrics(pooled, protocol).to_dict()
+        # The protocol picks its steps within each run, so runs on the same sessions agree.
+        pooled = [r for run in records[method] for r in protocol_records(run, protocol)]
+        metrics = shop_metrics(
+            [r.prediction for r in pooled],
+            [r.truth for r in pooled],
+            similar_text=protocol == "paper",
+        ).to_dict()
         row: dict[str, Any] = {"method": method, "runs": len(records[method])}
         row.update(metrics)
-        row["n_steps"] = int(metrics["n"]) // max(1, len(records[method]))
+        row["n_steps"] = len({(r.session, r.step) for r in pooled})
         for key, interval in bootstrap_intervals(
             records[method], protocol, samples=samples
         ).items():
@@ -304,9 +315,14 @@ def _notes(suite: Suite, coverage: Mapping[str, float], certainty: Mapping[str, 
     config = suite.config
     main = ", ".join(str(s) for s in config.seeds)
     ablation = config.ablation_seeds if config.ablation_seeds is not None else config.seeds
+    split = (
+        " (each seed scores its own share of them)"
+        if config.split_test_across_seeds and len(config.seeds) > 1
+        else ""
+    )
     lines = [
         f"Model: {config.model or 'default (built here, from scratch)'}. Main rows: training "
-        f"seeds {main}, {config.eval_sessions or 'all'} test sessions; ablation and temperature "
+        f"seeds {main}, {config.eval_sessions or 'all'} test sessions{split}; ablation and temperature "
         f"rows: seeds {', '.join(str(s) for s in ablation)}, "
         f"{suite.ablation_sessions() or 'all'} test sessions. Intervals: 95% bootstrap over "
         "test sessions, pooling the row's runs.",

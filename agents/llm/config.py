@@ -55,6 +55,10 @@ class PromptConfig:
     """Token budget of the whole prompt. The env cuts the context to fit it by the context
     mode's own rules (counted with the policy's tokenizer); a context still too long is cut
     from its left, oldest, side."""
+    instructions: bool = True
+    """State the task and the action space before the context. An instruct model needs them; a
+    model trained from scratch learns nothing from a constant prefix, and the suite always adds
+    them for a pretrained model."""
     chat_template: Literal["auto", "never"] = "auto"
     """``auto``: prompt through the tokenizer's chat template when it has one (instruct models);
     ``never``: plain text (the default model has no template)."""

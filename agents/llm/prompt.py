@@ -22,14 +22,14 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
 INSTRUCTIONS = (
-    "You simulate a human shopper. Pages are simplified HTML; every usable element has a unique "
-    "name. Predict the shopper's next rationale (one first-person sentence) and action: "
-    '{"type": "click", "name": N}, {"type": "type_and_submit", "name": N, "text": T} or '
-    '{"type": "terminate"}.\n'
+    "You simulate a human shopper. Every usable element of a page has a unique name, shown as "
+    "[name]. Predict the shopper's next rationale (one first-person sentence) and action as one "
+    'JSON object {"rationale": R, "action": A}, A being {"type": "click", "name": N}, '
+    '{"type": "type_and_submit", "name": N, "text": T} or {"type": "terminate"}.\n'
 )
 CONTEXT_HEADER = "# Session so far\n"
 TRUNCATED = "[earlier context truncated]\n"
-FOOTER = '\n# Next step\nOutput a single JSON object {"rationale": ..., "action": {...}}.\n'
+FOOTER = "\n# Next step: one JSON object\n"
 # Re-tokenising a cut context can merge bytes differently at the cut; keep this many in hand.
 _TOKEN_MARGIN = 8
 _COUNT_CACHE = 1 << 14
@@ -100,11 +100,10 @@ class PromptBuilder:
     def frame(self, context: str) -> str:
         """The whole prompt around an already-fitted context (chat template or plain text)."""
         if not self.chat:
-            return build_prompt(context)
-        messages = [
-            {"role": "system", "content": INSTRUCTIONS.strip()},
-            {"role": "user", "content": CONTEXT_HEADER + context + FOOTER},
-        ]
+            return build_prompt(context, instructions=self.config.instructions)
+        messages = [{"role": "user", "content": CONTEXT_HEADER + context + FOOTER}]
+        if self.config.instructions:
+            messages.insert(0, {"role": "system", "content": INSTRUCTIONS.strip()})
         text = self.tokenizer.apply_chat_template(
             messages, tokenize=False, add_generation_prompt=True
         )
@@ -123,9 +122,9 @@ class PromptBuilder:
         return self.frame(self.context_tail(str(observation["context"])))
 
 
-def build_prompt(context: str) -> str:
+def build_prompt(context: str, *, instructions: bool = True) -> str:
     """The plain-text prompt around an already-fitted context."""
-    return INSTRUCTIONS + CONTEXT_HEADER + context + FOOTER
+    return (INSTRUCTIONS if instructions else "") + CONTEXT_HEADER + context + FOOTER
 
 
 __all__ = [

@@ -32,14 +32,14 @@ def test_rows_carry_the_public_method_names() -> None:
 def test_rows_pool_runs_and_tables_show_intervals() -> None:
     click, term = ShopAction("click", "a"), ShopAction("terminate")
     run = [
-        StepRecord(s, j, t, t if (s + j) % 2 else None)
-        for s in range(20)
+        StepRecord(s, j, t, t if j < 2 - s % 3 else None)  # 2, 1 or 0 right by session
+        for s in range(30)
         for j, t in enumerate((click, term))
     ]
     rows = build_rows({"sft": [run, run]}, [], ["sft", "shop-r1"], "natural", samples=200)
     assert [r["method"] for r in rows] == ["sft"]
     row = rows[0]
-    assert row["exact_match"] == pytest.approx(50.0) and row["n_steps"] == 40 and row["runs"] == 2
+    assert row["exact_match"] == pytest.approx(50.0) and row["n_steps"] == 60 and row["runs"] == 2
     lo, hi = row["exact_match_ci"]
     assert lo < 50.0 < hi and row["exact_match_std"] == 0.0
     tables = render_tables(rows, "natural")
