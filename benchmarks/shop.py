@@ -307,8 +307,12 @@ class Suite:
         env = make_env(self.data.data, "test", {"context": "latest"})
         sessions = self.data.positions("test", self.config.eval_sessions)
         for agent in default_baselines(fitted):
+
+            def act(batch: list[dict[str, Any]], agent: Any = agent) -> list[Any]:
+                return [agent.act(obs) for obs in batch]
+
             result = evaluate_policy(
-                lambda batch, a=agent: [a.act(obs) for obs in batch],
+                act,
                 env=env,
                 sessions=sessions,
                 progress=False,

@@ -35,6 +35,7 @@ import numpy as np
 
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import ShopR1Config
+from rewardgym.wrappers.self_certainty import CertaintyKind
 from rewardgym.wrappers.shop_r1 import shop_r1_reward
 
 VARIANTS = {
@@ -143,16 +144,20 @@ def probe(
     config = generation_config(tokenizer, cfg.grpo.temperature, 1.0, cfg.grpo.max_completion_tokens)
     torch.manual_seed(seed)
     chosen = [r for r in sample_rows(rows, prompts, seed) if r.truth is not None]
-    texts, truths, certainty = [], [], {"paper": [], "kang": []}  # type: ignore[var-annotated]
+    texts: list[list[str]] = []
+    truths: list[ShopAction] = []
+    certainty: dict[str, list[list[np.ndarray | None]]] = {"paper": [], "kang": []}
     for row in chosen:
         ids = tokenizer([row.prompt] * group, add_special_tokens=False)["input_ids"]
         per_kind = {}
-        for kind in ("paper", "kang"):
+        kinds: tuple[CertaintyKind, ...] = ("paper", "kang")
+        for kind in kinds:
             torch.manual_seed(seed + len(texts))  # the same samples for both kinds
-            per_kind[kind] = generate(policy, tokenizer, ids, config, certainty=kind)  # type: ignore[arg-type]
+            per_kind[kind] = generate(policy, tokenizer, ids, config, certainty=kind)
         result = per_kind["paper"]
         decoded = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
         texts.append(decoded)
+        assert row.truth is not None
         truths.append(row.truth)
         for kind, generated in per_kind.items():
             assert generated.certainty is not None

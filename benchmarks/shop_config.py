@@ -102,10 +102,10 @@ def _quick() -> BenchConfig:
         sampling=SamplingConfig(max_new_tokens=64, batch_size=64),
         sft=SFTRunConfig(
             epochs=1.0,
-            learning_rate=3e-3,
+            learning_rate=2e-3,
             pretrained_learning_rate=5e-5,
-            batch_size=32,
-            max_examples=1500,
+            batch_size=8,
+            max_examples=1600,
             warmup_ratio=0.05,
         ),
         grpo=GRPORunConfig(

@@ -83,10 +83,13 @@ def build_rows(
         for key in HEADLINE:
             values = [float(m[key]) for m in per_run]  # type: ignore[arg-type]
             row[f"{key}_std"] = float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
-        temps = {run.get("temperature") for run in runs if run["method"] == method}
-        temps.discard(None)
+        temps = [
+            float(run["temperature"])
+            for run in runs
+            if run["method"] == method and run.get("temperature") is not None
+        ]
         if temps:
-            row["temperature"] = float(next(iter(temps)))
+            row["temperature"] = temps[0]
         rows.append(row)
     return rows
 

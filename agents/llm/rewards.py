@@ -58,7 +58,7 @@ def certainty_kind(env: gym.Env) -> CertaintyKind | None:
     """
     kind = _wrapper_attr(env, "self_certainty_kind")
     if kind is not None:
-        return kind  # type: ignore[no-any-return]
+        return kind
     config = _wrapper_attr(env, "config")
     if config is not None and getattr(config, "alpha", 0) > 0:
         return getattr(config, "self_certainty_kind", None)
