@@ -105,7 +105,7 @@ def _quick() -> BenchConfig:
             learning_rate=2e-3,
             pretrained_learning_rate=5e-5,
             batch_size=8,
-            max_examples=1600,
+            max_examples=1200,
             warmup_ratio=0.05,
         ),
         grpo=GRPORunConfig(
@@ -118,16 +118,16 @@ def _quick() -> BenchConfig:
             max_completion_tokens=64,
             save_steps=100,
         ),
-        train_sessions=600,
-        validation_sessions=30,
-        eval_sessions=120,
-        ablation_eval_sessions=20,
+        train_sessions=400,
+        validation_sessions=24,
+        eval_sessions=100,
+        ablation_eval_sessions=16,
         seeds=(0, 1),
         ablation_seeds=(0,),
         split_test_across_seeds=True,
         eval_seeds=(0,),
         temperature_candidates=(0.2, 0.6),
-        temperatures=(0.2, 1.0),
+        temperatures=(0.6, 1.0),
     )
 
 
