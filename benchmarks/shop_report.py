@@ -176,11 +176,21 @@ def plot_reward_terms(
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 3, figsize=(15, 8))
+    colours = plt.get_cmap("tab20")
+    styles = ("-", "--", ":", "-.")
     for panel, term in zip(axes.flat, TERMS, strict=True):
-        for method, logs in grpo_logs.items():
+        for k, (method, logs) in enumerate(grpo_logs.items()):
             values = term_series(logs, term)
             if values:
-                panel.plot(range(1, len(values) + 1), values, label=method, linewidth=1.2)
+                panel.plot(
+                    range(1, len(values) + 1),
+                    values,
+                    label=method,
+                    linewidth=1.3,
+                    color=colours(k % 20),
+                    linestyle=styles[k % len(styles)],
+                    marker=".",
+                )
         panel.set_title(f"reward term: {term}")
         panel.set_xlabel("GRPO step")
         panel.grid(alpha=0.3)
