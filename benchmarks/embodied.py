@@ -18,11 +18,11 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-import typer
+import tyro
 
 from rewardgym.benchmarks.embodied_config import PRESETS, SCHEME_HELP, SCHEMES, EmbodiedBenchConfig
 
@@ -218,7 +218,7 @@ def run_bench_embodied(
     start = time.perf_counter()
     timings: dict[str, float] = {}
 
-    console.rule(f"bench embodied [{config.preset}]: collect {config.episodes} trajectories")
+    console.rule(f"bench embodied [{config.name}]: collect {config.episodes} trajectories")
     train_dir = root / "data" / "train"
     collected = _collect(config, train_dir)
     timings["collect"] = collected["seconds"]
@@ -323,37 +323,19 @@ def run_bench_embodied(
     return {"rows": rows, "meta": meta}
 
 
-def bench_embodied(
-    preset: Annotated[
-        str, typer.Option(help="Preset: 'quick' (<= 15 min on 2 cores) or 'paper'.")
-    ] = "quick",
-    out: Annotated[
-        Path, typer.Option(help="Directory for results.json/.csv/.md and plots.")
-    ] = Path("results/embodied"),
-    seeds: Annotated[
-        str | None, typer.Option(help="Comma-separated training seeds (default: the preset's).")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Parallel training processes (default: the preset's).")
-    ] = None,
-    steps: Annotated[int | None, typer.Option(help="Gradient steps per agent.")] = None,
-    episodes: Annotated[int | None, typer.Option(help="Training trajectories to collect.")] = None,
-    judge: Annotated[
-        str | None, typer.Option(help="Labelling judge: embedding | hf:PATH | openai:URL.")
-    ] = None,
-) -> None:
+@dataclass(frozen=True)
+class BenchEmbodied:
     """Reward schemes x DiscreteCQL/IQL/BC on Household: SR, CGC, Plan and action latency."""
-    if preset not in PRESETS:
-        raise typer.BadParameter(f"unknown preset {preset!r}: use one of {tuple(PRESETS)}")
-    overrides: dict[str, Any] = {}
-    if seeds is not None:
-        overrides["seeds"] = tuple(int(s) for s in seeds.split(",") if s.strip())
-    for name, value in (("workers", workers), ("n_steps", steps), ("episodes", episodes)):
-        if value is not None:
-            overrides[name] = value
-    if judge is not None:
-        overrides["judge"] = judge
-    run_bench_embodied(preset, out, **overrides)
+
+    config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
+    preset: Literal["quick", "paper"] = "quick"
+    """Named defaults for every option below: quick (<= 15 min on 2 cores) or paper."""
+    out: Path = Path("results/embodied")
+    """Directory for results.json / .csv / .md and plots."""
+
+    def run(self) -> None:
+        """Run the suite and write its files."""
+        run_bench_embodied(self.preset, self.out, config=replace(self.config, name=self.preset))
 
 
-__all__ = ["SETTINGS", "TrainTask", "bench_embodied", "run_bench_embodied", "run_task"]
+__all__ = ["SETTINGS", "BenchEmbodied", "TrainTask", "run_bench_embodied", "run_task"]

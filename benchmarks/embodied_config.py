@@ -51,7 +51,7 @@ SCHEME_HELP: dict[str, str] = {
 class EmbodiedBenchConfig:
     """One run of the embodied suite: data, labelling, training and evaluation settings."""
 
-    preset: str = "quick"
+    name: str = "quick"
     """The preset these settings came from (recorded in results.json)."""
     episodes: int = 1000
     """Training trajectories to collect (COREN: about 8,000)."""
@@ -115,7 +115,7 @@ class EmbodiedBenchConfig:
 PRESETS: dict[str, EmbodiedBenchConfig] = {
     "quick": EmbodiedBenchConfig(),
     "paper": EmbodiedBenchConfig(
-        preset="paper",
+        name="paper",
         episodes=8000,
         seeds=(0, 1, 2),
         n_steps=20_000,

@@ -110,7 +110,7 @@ def render_markdown(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str
     """The suite's Markdown report: main and cross-domain tables, labelling, latency, timings."""
     config = meta["config"]
     parts = [
-        f"## Embodied suite ({config['preset']}): Household, {config['episodes']} trajectories, "
+        f"## Embodied suite ({config['name']}): Household, {config['episodes']} trajectories, "
         f"seeds {config['seeds']}, {config['n_steps']} steps, judge {config['judge']}",
         "",
         "SR / CGC / Plan in percent on held-out instructions, mean over seeds "

@@ -25,13 +25,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import typer
+import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
 from rewardgym.agents.llm.config import ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
-from rewardgym.benchmarks.shop_config import BenchConfig, preset
+from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop_data import SuiteData, prompt_coverage
 from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.runtime import write_json_atomic
@@ -386,44 +386,35 @@ def run_bench_shop(
     return results
 
 
-def bench_shop(
-    preset_name: Annotated[
-        str, typer.Option("--preset", help="tiny | quick (2 CPU cores) | smol | paper (GPU).")
-    ] = "quick",
-    out: Annotated[Path, typer.Option(help="Directory for the results.")] = Path("results/shop"),
-    seeds: Annotated[
-        str | None, typer.Option(help="Training seeds, e.g. '0,1,2' (default: the preset's).")
-    ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(help="smollm2-135m or a local HF causal-LM path (default: the small model)."),
-    ] = None,
-    data: Annotated[
-        str | None, typer.Option(help="Session data: JSONL, Parquet, store or OPeRA directory.")
-    ] = None,
-    eval_sessions: Annotated[
-        int | None, typer.Option(help="Test sessions per row (default: the preset's).")
-    ] = None,
-    only: Annotated[
-        str | None, typer.Option(help="Comma-separated methods to run (default: all).")
-    ] = None,
-) -> None:
-    """Train and evaluate the Shop-R1 rows (zero-shot, SFT, GRPO, ablations) on held-out sessions."""
-    config = preset(preset_name)
-    if seeds:
-        config = replace(config, seeds=tuple(int(s) for s in seeds.split(",")))
-    if eval_sessions is not None:
-        config = replace(config, eval_sessions=eval_sessions)
-    if model is not None:
-        config = replace(config, model=model)
-    wanted = [m.strip() for m in only.split(",")] if only else None
-    run_bench_shop(config, out, data=data, only=wanted)
+@dataclass(frozen=True)
+class BenchShop:
+    """Train and evaluate the Shop-R1 rows (baselines, zero-shot, SFT, GRPO, ablations) on held-out sessions."""
+
+    config: Annotated[BenchConfig, tyro.conf.arg(name="")]
+    preset: PresetName = "quick"
+    """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min),
+    smol (SmolLM2-135M-Instruct, GPU), paper (GPU)."""
+    out: Path = Path("results/shop")
+    """Directory for results.json / .csv / .md, plots and the trained models."""
+    data: str | None = None
+    """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
+    only: tuple[str, ...] | None = None
+    """Methods to run, e.g. --only zero-shot sft (default: all)."""
+
+    def run(self) -> None:
+        """Run the suite and write its files."""
+        run_bench_shop(
+            self.config,
+            self.out,
+            data=self.data,
+            only=list(self.only) if self.only is not None else None,
+        )
 
 
 __all__ = [
+    "BenchShop",
     "Method",
     "OutputsNoLongerParse",
-    "bench_shop",
     "methods",
     "run_bench_shop",
     "wrapper_for",

@@ -59,6 +59,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from rewardgym.agents.llm.sft import train_sft
     from rewardgym.benchmarks.shop_config import preset
     from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
     from rewardgym.wrappers import ShopR1Reward
 
     folder = resolve_model("smollm2-135m")
@@ -68,7 +69,9 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     start = time.perf_counter()
     assert pretrained_path("smollm2-135m") == folder and time.perf_counter() - start < 1.0
 
-    store = build_synthetic_store(tmp_path / "store", sessions=12, seed=4).path
+    store = build_synthetic_store(
+        tmp_path / "store", config=SyntheticShopperConfig(sessions=12, seed=4)
+    ).path
     prompt = PromptConfig(max_prompt_tokens=320)
     tokenizer = load_tokenizer(folder)
     builder = PromptBuilder(tokenizer, prompt)

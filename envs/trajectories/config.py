@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 HOUSEHOLD_DEFAULT_EPISODES = 8000
 RANDOM_ACTION_MODES: tuple[str, ...] = ("mixed", "executable", "uniform")
@@ -33,7 +32,7 @@ class CollectConfig:
     the env can list them), "uniform" (the whole action space, so mostly impossible actions in
     Household) or "mixed" (each of the two with probability 1/2, so the data holds both
     plausible detours and non-executable actions)."""
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    env_kwargs: dict[str, int | float | str] = field(default_factory=dict)
     """Keyword arguments for ``gym.make`` (for Household: layout, max_steps, tasks)."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""

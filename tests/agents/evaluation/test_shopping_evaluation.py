@@ -37,8 +37,11 @@ def _records(sessions: int, rng: np.random.Generator, p_correct: float) -> list[
 
 def test_scoring_outputs_equals_stepping_the_env(tmp_path: Path) -> None:
     from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
-    store = build_synthetic_store(tmp_path / "store", sessions=6, seed=1)
+    store = build_synthetic_store(
+        tmp_path / "store", config=SyntheticShopperConfig(sessions=6, seed=1)
+    )
     env = gym.make("rewardgym/ShopSession-v0", data=store, split="all")
     outputs, sessions, steps, truths, texts = [], [], [], [], []
     for s in range(3):
