@@ -103,7 +103,7 @@ def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, floa
     with TemporaryDirectory() as tmp:
         if model is None:
             store, train = resolve_sessions(None, "train")
-            model = create_default_model(Path(tmp) / "base", store, train, cfg.model)
+            model = create_default_model(Path(tmp) / "base", store, train, cfg.default_model)
         tokenizer = load_tokenizer(model)
         rows = step_rows(
             PromptBuilder(tokenizer, cfg.prompt),

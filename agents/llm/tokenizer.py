@@ -6,6 +6,13 @@ actions and rationales of training sessions (and the prompt's fixed text), and t
 ``from_pretrained``. The prompt format is plain text (no chat template); ``<|endoftext|>`` ends
 every completion and doubles as the padding token. Byte-level BPE decodes any byte sequence, so
 the policy can emit any string and decoding round-trips every token id.
+
+The pre-tokenizer is GPT-2's, except that ``_`` counts as a letter: element names such as
+``filter_feature_long_battery`` or ``product_3_title`` stay one word, which BPE learns as one or
+a few tokens, the same in a page (``[product_3_title]``) and in a completion
+(``"name": "product_3_title"``). On the synthetic corpus this takes compact contexts from a
+median of about 740 tokens to about 450 at the same vocabulary size, and keeps copying a name
+from the page a copy of the same token ids.
 """
 
 from __future__ import annotations
@@ -21,30 +28,32 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase, PreTrainedTokenizerFast
 
 EOS_TOKEN = "<|endoftext|>"
+WORDS = r" ?[\p{L}\p{N}_]+| ?[^\s\p{L}\p{N}_]+|\s+(?!\S)|\s+"
+"""Pre-tokenizer words: GPT-2's pattern with ``_`` joined to letters and digits."""
 SPECIAL_TOKENS = (EOS_TOKEN,)
 
 
 def corpus_texts(
     store: SessionStore, sessions: Sequence[int], frame: Sequence[str] = ()
 ) -> Iterator[str]:
-    """Texts the vocabulary is learned from: per step, the prompt frame, page, completion, context.
+    """Texts the vocabulary is learned from: per step, the prompt frame, contexts, completion.
 
     ``frame`` is the fixed text every prompt carries (instructions, headers); it is repeated once
-    per step, as often as the model will read it, so that BPE merges it into few tokens.
+    per step, as often as the model will read it. Each step contributes its compact context (the
+    default prompt), its raw page (the ``session`` and ``latest`` contexts) and its completion.
     """
     for index in sessions:
         session = store.session(index)
         for number, step in enumerate(session.steps):
             yield from frame
+            yield build_context(session.steps[:number], step.page, mode="compact")
             yield step.page
             yield format_output(step.rationale or "", step.action)
-            if number:
-                yield build_context(session.steps[number - 1 : number], step.page)
 
 
 def train_tokenizer(texts: Iterable[str], vocab_size: int = 1024) -> PreTrainedTokenizerFast:
     """Train a byte-level BPE of ``vocab_size`` tokens on ``texts`` and wrap it for transformers."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     if vocab_size < 256 + len(SPECIAL_TOKENS):
@@ -53,7 +62,12 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 1024) -> PreTrainedT
             f"plus the special tokens), got {vocab_size}"
         )
     core = Tokenizer(models.BPE())
-    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    core.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(WORDS), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
     core.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
@@ -80,4 +94,11 @@ def prepare_tokenizer(tokenizer: PreTrainedTokenizerBase) -> PreTrainedTokenizer
     return tokenizer
 
 
-__all__ = ["EOS_TOKEN", "SPECIAL_TOKENS", "corpus_texts", "prepare_tokenizer", "train_tokenizer"]
+__all__ = [
+    "EOS_TOKEN",
+    "SPECIAL_TOKENS",
+    "WORDS",
+    "corpus_texts",
+    "prepare_tokenizer",
+    "train_tokenizer",
+]
