@@ -4,7 +4,8 @@
 on disk, so a killed run resumes without repeating a call) and computes the three terms;
 ``dense_rewards`` turns the terms into one reward per step for an ablation, training the
 orchestrator on the training share of trajectories; ``label_dataset`` does both and writes a
-NEW data set (same Arrow + Minari format, rewards replaced) without touching its input;
+NEW data set (same Arrow + Minari format, the dense reward in a column beside the success
+reward) without touching its input;
 ``label_ablations`` asks the judges once and writes one data set per ablation.
 """
 
@@ -305,9 +306,13 @@ def write_labelled(
     overwrite: bool = False,
     minari: bool = True,
 ) -> Path:
-    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``."""
+    """Save the relabelled data set to ``out`` with the COREN artefacts under ``out/coren``.
+
+    The dense reward goes into its own column; the success reward stays, so training chooses
+    how to compose them (``rewardgym.wrappers.composition``).
+    """
     target = Path(out)
-    relabelled = judged.data.with_rewards(rewards, source=f"coren:{report.ablation}")
+    relabelled = judged.data.with_dense_rewards(rewards, source=f"coren:{report.ablation}")
     relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
     relabelled.save(target, minari=minari, overwrite=overwrite)
     extras = target / COREN_DIR
