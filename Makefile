@@ -1,4 +1,4 @@
-# One-command set-up: `make demo` runs the main job, `make test` runs lint and tests.
+# One-command set-up: `make demo` runs the main job, `make test` runs lint, the type check and the tests.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -31,7 +31,7 @@ typecheck: $(STAMP)
 		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status
 
-test: $(STAMP) lint
+test: $(STAMP) lint typecheck
 	$(VENV)/bin/pytest -q
 
 clean:

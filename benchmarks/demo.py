@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 
 
-def run_demo(out: Path = Path("results")) -> None:
+@dataclass(frozen=True)
+class Demo:
+    """Run the main job: baseline shoppers, then both benchmark suites at their quick presets."""
+
+    out: Path = Path("results")
+    """Directory for every suite's results (one folder per suite)."""
+
+    def run(self) -> None:
+        """Run every stage and print the time each took."""
+        run_demo(self.out)
+
+
+def run_demo(out: Path) -> None:
     """Build the default data, score the baselines, and run ``bench shop`` and ``bench embodied`` quick."""
     from rewardgym.benchmarks.embodied import run_bench_embodied
     from rewardgym.benchmarks.shop import run_bench_shop
@@ -41,3 +54,6 @@ def run_demo(out: Path = Path("results")) -> None:
     console.rule("rewardgym demo: done")
     for name, seconds in timings.items():
         console.print(f"{name:>16}: {seconds / 60:5.1f} min  ->  {out / name}/")
+
+
+__all__ = ["Demo", "run_demo"]

@@ -26,12 +26,15 @@ import os
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import tyro
 
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig, algorithm_settings
 from rewardgym.benchmarks.embodied_config import (
     COREN_SCHEMES,
+    PRESETS,
     EmbodiedBenchConfig,
     Row,
     Tuned,
@@ -113,13 +116,18 @@ def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, d
 
 
 def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: int) -> OfflineConfig:
-    """The training config of ``row`` with ``tuned`` values and ``seed``."""
-    if row.algorithm == "cql":
-        settings = algorithm_settings("cql", alpha=tuned.cql_alpha)
-    elif row.algorithm == "iql":
-        settings = algorithm_settings("iql", weight_temp=tuned.iql_weight_temp)
-    else:
-        settings = algorithm_settings("bc")
+    """The training config of ``row``: the shared settings, ``tuned`` values and ``seed``.
+
+    ``config.training.algorithm`` is the base of the rows of its own algorithm (for example a
+    CQL target-update interval); other algorithms start from their library defaults.
+    """
+    name = "bc" if row.algorithm == "filtered-bc" else row.algorithm
+    base = config.training.algorithm
+    settings = base if base.name == name else algorithm_settings(name)
+    if name == "cql":
+        settings = replace(settings, alpha=tuned.cql_alpha)  # type: ignore[call-arg]
+    elif name == "iql":
+        settings = replace(settings, weight_temp=tuned.iql_weight_temp)  # type: ignore[call-arg]
     return config.training.replace(algorithm=settings, learning_rate=tuned.learning_rate, seed=seed)
 
 
@@ -165,7 +173,7 @@ def prepare_data(
     meta["collect"] = collect(config, train)
     meta["data"] = data_summary(train)
     datasets: dict[str, Path] = {"sparse": train, "none": train}
-    rewards = {row.reward for row in config.rows}
+    rewards = {row.reward for row in config.row_specs}
     if "oracle" in rewards:
         datasets["oracle"] = root / "data" / "oracle"
         meta["oracle"] = label_oracle(train, datasets["oracle"], config.training.gamma)
@@ -226,14 +234,14 @@ def run_bench_embodied(
     quiet_d3rlpy_logs()
     root = Path(out)
     start = time.perf_counter()
-    console.rule(f"bench embodied [{config.preset}, {config.mode}]: data")
+    console.rule(f"bench embodied [{config.name}, {config.mode}]: data")
     datasets, meta = prepare_data(config, root, quiet=quiet)
     _warm_embeddings()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if config.mode == "tune":
         plan = {
             (row, tuned, seed): _task(config, row, tuned, seed, datasets, config.validation)
-            for row in config.rows
+            for row in config.row_specs
             for tuned in _grid(config, row)
             for seed in config.tune_grid.seeds
         }
@@ -242,7 +250,7 @@ def run_bench_embodied(
             (row, config.tuned_for(row), seed): _task(
                 config, row, config.tuned_for(row), seed, datasets, config.evaluation
             )
-            for row in config.rows
+            for row in config.row_specs
             for seed in config.seeds
         }
     tasks = {task.key: task for task in plan.values()}
@@ -296,4 +304,27 @@ def _jsonable(config: EmbodiedBenchConfig) -> dict[str, Any]:
     return out
 
 
-__all__ = ["TrainTask", "offline_config", "prepare_data", "run_bench_embodied", "run_task"]
+@dataclass(frozen=True)
+class BenchEmbodied:
+    """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
+
+    config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
+    preset: Literal["quick", "paper"] = "quick"
+    """Named defaults for every option below: quick (<= 15 min on 2 cores) or paper."""
+    out: Path = Path("results/embodied")
+    """Directory for results.json / .csv / .md and plots (tune.json with --mode tune)."""
+
+    def run(self) -> None:
+        """Run the suite and write its files."""
+        run_bench_embodied(replace(self.config, name=self.preset), out=self.out)
+
+
+__all__ = [
+    "PRESETS",
+    "BenchEmbodied",
+    "TrainTask",
+    "offline_config",
+    "prepare_data",
+    "run_bench_embodied",
+    "run_task",
+]

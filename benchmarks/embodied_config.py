@@ -88,17 +88,25 @@ class Row:
         """``algorithm/reward``."""
         return f"{self.algorithm}/{self.reward}"
 
+    @classmethod
+    def parse(cls, name: str) -> Row:
+        """The row called ``algorithm/reward``."""
+        algorithm, slash, reward = name.partition("/")
+        if not slash:
+            raise ValueError(f"row {name!r}: write it as algorithm/reward, e.g. cql/oracle")
+        return cls(algorithm, reward)
 
-REFERENCE_ROWS: tuple[Row, ...] = (
-    Row("bc", "none"),
-    Row("filtered-bc", "none"),
-    Row("cql", "sparse"),
-    Row("iql", "sparse"),
-    Row("cql", "oracle"),
-    Row("iql", "oracle"),
+
+REFERENCE_ROWS: tuple[str, ...] = (
+    "bc/none",
+    "filtered-bc/none",
+    "cql/sparse",
+    "iql/sparse",
+    "cql/oracle",
+    "iql/oracle",
 )
 """The reference rows every run has."""
-COREN_ROWS: tuple[Row, ...] = tuple(Row("cql", scheme) for scheme in COREN_SCHEMES)
+COREN_ROWS: tuple[str, ...] = tuple(f"cql/{scheme}" for scheme in COREN_SCHEMES)
 """COREN's agent (CQL) on every COREN scheme."""
 
 
@@ -142,7 +150,7 @@ class TuneGrid:
 class EmbodiedBenchConfig:
     """One run of the embodied suite: data, labelling, rows, training, tuning and evaluation."""
 
-    preset: str = "quick"
+    name: str = "quick"
     """The preset these settings came from (recorded in results.json)."""
     mode: str = "final"
     """"final": train every row with its tuned values and score the held-out splits;
@@ -153,13 +161,15 @@ class EmbodiedBenchConfig:
     """Judge of the COREN labelling: embedding | hf:PATH | openai:URL."""
     n_prompts: int = 5
     """Prompts per judge question (COREN: 5)."""
-    rows: tuple[Row, ...] = REFERENCE_ROWS + COREN_ROWS
-    """The rows of the tables."""
+    rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
+    """The rows of the tables, each ``algorithm/reward``: algorithm cql | iql | bc | filtered-bc,
+    reward none (the BC rows) | sparse | oracle | a COREN scheme (coren, single-prompt,
+    self-consistency, average, majority, C, S, T, CS, ST, CT)."""
     training: OfflineConfig = field(
         default_factory=lambda: OfflineConfig(n_steps=3000, batch_size=256)
     )
-    """Shared training settings (steps, batch, encoding); each row's algorithm settings and
-    tuned values are put in for it."""
+    """Shared training settings (steps, batch, encoding). Each row puts in its own algorithm and
+    tuned values; ``training.algorithm`` is the base of the rows of that algorithm."""
     tuned: tuple[Tuned, ...] = ()
     """Hyperparameters chosen on validation, per row (rows not listed use ``Tuned``'s
     defaults, the library's)."""
@@ -190,6 +200,8 @@ class EmbodiedBenchConfig:
             raise ValueError(f"EmbodiedBenchConfig.mode={self.mode!r}: use 'final' or 'tune'")
         if not self.rows:
             raise ValueError("EmbodiedBenchConfig.rows is empty: give at least one row")
+        for name in self.rows:
+            Row.parse(name)
         if not self.seeds:
             raise ValueError("EmbodiedBenchConfig.seeds is empty: give at least one seed")
         if set(self.validation.splits) != {"validation"}:
@@ -200,6 +212,11 @@ class EmbodiedBenchConfig:
         for name in ("workers", "latency_steps", "bootstrap"):
             if getattr(self, name) < 1:
                 raise ValueError(f"EmbodiedBenchConfig.{name}={getattr(self, name)}: use >= 1")
+
+    @property
+    def row_specs(self) -> tuple[Row, ...]:
+        """The rows as ``Row`` objects."""
+        return tuple(Row.parse(name) for name in self.rows)
 
     def tuned_for(self, row: Row) -> Tuned:
         """The tuned values of ``row`` (the library defaults if none were recorded)."""
@@ -213,10 +230,24 @@ class EmbodiedBenchConfig:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+PRESETS: dict[str, EmbodiedBenchConfig] = {
+    "quick": EmbodiedBenchConfig(),
+    "paper": EmbodiedBenchConfig(
+        name="paper",
+        collect=CollectConfig(),
+        training=OfflineConfig(n_steps=20_000, batch_size=256),
+        latency_steps=200,
+        judge_policy_instructions=5,
+    ),
+}
+"""``quick``: fits 15 minutes on 2 CPU cores; ``paper``: COREN's data size and test set."""
+
+
 __all__ = [
     "ALGORITHMS",
     "COREN_ROWS",
     "COREN_SCHEMES",
+    "PRESETS",
     "REFERENCE_ROWS",
     "REWARDS",
     "REWARD_HELP",

@@ -44,7 +44,7 @@ def aggregate(
 ) -> list[dict[str, Any]]:
     """One public row per (row, split): metrics over seeds and episodes with 95% intervals."""
     rows = []
-    for row in config.rows:
+    for row in config.row_specs:
         keys = [key for (r, _, _), key in assignment.items() if r == row]
         tuned = config.tuned_for(row)
         for split in config.evaluation.splits:
@@ -192,7 +192,7 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     rows, meta, config = payload["rows"], payload["meta"], payload["config"]
     data = payload["data"]
     parts = [
-        f"## Embodied suite ({config['preset']}): Household-v1, {data['episodes']} trajectories "
+        f"## Embodied suite ({config['name']}): Household-v1, {data['episodes']} trajectories "
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
         f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
         "",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import typer
+import tyro
 
 from rewardgym.agents.labelling.coren import judge_dataset
 from rewardgym.embeddings import shared_embedder
@@ -94,14 +94,5 @@ def run(config: PerfConfig) -> dict[str, float]:
     return figures
 
 
-def main(
-    episodes: int = PerfConfig.episodes,
-    dataset: str = PerfConfig.dataset,
-    embedder: str = PerfConfig.embedder,
-) -> None:
-    """Print COREN labelling throughput, batched and cached vs one judge call at a time."""
-    run(PerfConfig(episodes=episodes, dataset=dataset, embedder=embedder))
-
-
 if __name__ == "__main__":
-    typer.run(main)
+    run(tyro.cli(PerfConfig, description=__doc__))

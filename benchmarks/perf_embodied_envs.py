@@ -12,31 +12,27 @@ import contextlib
 import io
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
-
-from rewardgym.benchmarks.script_config import parse_config
+import tyro
 
 
 @dataclass(frozen=True)
 class Args:
     """Benchmark budget; every field is a command-line option of the same name."""
 
-    household_steps: int = field(
-        default=100_000, metadata={"help": "random-action steps timed on Household"}
-    )
-    babyai_steps: int = field(
-        default=10_000, metadata={"help": "random-action steps timed on each BabyAI env"}
-    )
-    collect_episodes: int = field(
-        default=8000, metadata={"help": "trajectories to collect (COREN's Household set: ~8000)"}
-    )
-    save: bool = field(
-        default=True, metadata={"help": "also time writing the data set (Arrow + Minari)"}
-    )
-    seed: int = field(default=0, metadata={"help": "seed of envs, actions and collection"})
+    household_steps: int = 100_000
+    """Random-action steps timed on Household."""
+    babyai_steps: int = 10_000
+    """Random-action steps timed on each BabyAI env."""
+    collect_episodes: int = 8000
+    """Trajectories to collect (COREN's Household set: about 8,000)."""
+    save: bool = True
+    """Also time writing the data set (Arrow + Minari)."""
+    seed: int = 0
+    """Seed of envs, actions and collection."""
 
 
 def steps_per_second(env_id: str, steps: int, seed: int) -> float:
@@ -105,4 +101,4 @@ def run(args: Args) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    run(parse_config(Args, description=__doc__))
+    run(tyro.cli(Args, description=__doc__))

@@ -12,11 +12,12 @@ Run: ``python -m rewardgym.benchmarks.perf_iql_vs_cql [--batch 64] [--steps 200]
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import tyro
 
 
 def synthetic_mdp(n: int = 15_000, obs_dim: int = 574, actions: int = 58, seed: int = 0) -> Any:
@@ -110,20 +111,30 @@ def measure(batch: int = 64, steps: int = 200, rounds: int = 5) -> dict[str, flo
     return {name: float(np.median(values)) for name, values in speeds.items()}
 
 
-def main() -> None:
-    """Print the steps/s table and the IQL/CQL ratios."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch", type=int, default=64, help="mini-batch size of every algorithm")
-    parser.add_argument("--steps", type=int, default=200, help="gradient steps per round")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (median taken)")
-    args = parser.parse_args()
-    speeds = measure(args.batch, args.steps, args.rounds)
+@dataclass(frozen=True)
+class Config:
+    """Benchmark budget."""
+
+    batch: int = 64
+    """Mini-batch size of every algorithm."""
+    steps: int = 200
+    """Gradient steps per round."""
+    rounds: int = 5
+    """Alternating rounds (the median is reported)."""
+
+
+def run(config: Config) -> dict[str, float]:
+    """Print the steps/s table and the IQL/CQL ratios; return the steps/s of each algorithm."""
+    speeds = measure(config.batch, config.steps, config.rounds)
     reference = speeds["DiscreteCQL (d3rlpy, default Adam)"]
-    print(f"batch {args.batch}, encoder MLP 574-256-256, 1 torch thread, median of {args.rounds}")
+    print(
+        f"batch {config.batch}, encoder MLP 574-256-256, 1 torch thread, median of {config.rounds}"
+    )
     print(f"{'algorithm':42s} {'steps/s':>9s} {'x CQL':>7s}")
     for name, value in speeds.items():
         print(f"{name:42s} {value:9.1f} {value / reference:7.2f}")
+    return speeds
 
 
 if __name__ == "__main__":
-    main()
+    run(tyro.cli(Config, description=__doc__))

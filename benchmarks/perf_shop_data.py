@@ -18,9 +18,9 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import tyro
 
 import rewardgym  # noqa: F401
-from rewardgym.benchmarks.script_config import parse_config
 from rewardgym.envs.shopping.store import SessionStore
 
 
@@ -38,9 +38,8 @@ class Config:
     """seed of the corpus and of the random reads"""
 
 
-def main() -> None:
+def run(cfg: Config) -> None:
     """Run the three measurements and print them."""
-    cfg = parse_config(Config, description=__doc__)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "corpus"
         start = time.perf_counter()
@@ -98,4 +97,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(tyro.cli(Config, description=__doc__))

@@ -25,8 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import tyro
+
 import rewardgym  # noqa: F401
-from rewardgym.benchmarks.script_config import parse_config
 from rewardgym.envs.shopping.data import default_store
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -218,10 +219,5 @@ def run(cfg: Config) -> dict[str, float]:
     }
 
 
-def main() -> None:
-    """Parse the config and run the benchmark."""
-    run(parse_config(Config, description=__doc__))
-
-
 if __name__ == "__main__":
-    main()
+    run(tyro.cli(Config, description=__doc__))

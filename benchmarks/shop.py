@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import typer
+import tyro
 from rich.console import Console
 
 from rewardgym.agents.llm.config import PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, make_env, sample_rows, to_dataset
-from rewardgym.benchmarks.shop_config import BenchConfig, preset
+from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop_report import aggregate, plot_rows, render_tables
 from rewardgym.benchmarks.tables import write_results
 from rewardgym.envs.shopping.context import ContextMode
@@ -283,37 +283,32 @@ def run_bench_shop(
     return rows
 
 
-def bench_shop(
-    preset_name: Annotated[
-        str, typer.Option("--preset", help="quick (2 CPU cores, <= 15 min) or paper (GPU).")
-    ] = "quick",
-    out: Annotated[Path, typer.Option(help="Directory for the results.")] = Path("results/shop"),
-    seeds: Annotated[
-        str | None, typer.Option(help="Training seeds, e.g. '0,1,2' (default: the preset's).")
-    ] = None,
-    model: Annotated[
-        Path | None, typer.Option(help="Local HF causal-LM path (default: build the small model).")
-    ] = None,
-    data: Annotated[
-        str | None, typer.Option(help="Session data: JSONL, Parquet, store or OPeRA directory.")
-    ] = None,
-    eval_sessions: Annotated[
-        int | None, typer.Option(help="Test sessions per row (default: the preset's).")
-    ] = None,
-    only: Annotated[
-        str | None, typer.Option(help="Comma-separated methods to run (default: all).")
-    ] = None,
-) -> None:
+@dataclass(frozen=True)
+class BenchShop:
     """Train and evaluate the Shop-R1 rows (zero-shot, SFT, GRPO, ablations) on held-out sessions."""
-    from dataclasses import replace
 
-    config = preset(preset_name)
-    if seeds:
-        config = replace(config, seeds=tuple(int(s) for s in seeds.split(",")))
-    if eval_sessions is not None:
-        config = replace(config, eval_sessions=eval_sessions)
-    wanted = [m.strip() for m in only.split(",")] if only else None
-    run_bench_shop(preset_name, out, config=config, model=model, data=data, only=wanted)
+    config: Annotated[BenchConfig, tyro.conf.arg(name="")]
+    preset: PresetName = "quick"
+    """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min), paper (GPU)."""
+    out: Path = Path("results/shop")
+    """Directory for results.json / .csv / .md, plots and the trained models."""
+    model: Path | None = None
+    """Local HF causal-LM path (default: build the small model)."""
+    data: str | None = None
+    """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
+    only: tuple[str, ...] | None = None
+    """Methods to run, e.g. --only zero-shot sft (default: all)."""
+
+    def run(self) -> None:
+        """Run the suite and write its files."""
+        run_bench_shop(
+            self.preset,
+            self.out,
+            config=self.config,
+            model=self.model,
+            data=self.data,
+            only=self.only,
+        )
 
 
-__all__ = ["Method", "bench_shop", "methods", "run_bench_shop", "wrapper_for"]
+__all__ = ["BenchShop", "Method", "methods", "run_bench_shop", "wrapper_for"]

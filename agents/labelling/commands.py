@@ -1,113 +1,81 @@
 """``rewardgym label coren``: relabel a trajectory data set with COREN's dense reward.
 
 Kept light at import time: the labelling machinery (torch, the judges) loads only when the
-command runs. Defaults come from ``CorenConfig``, so each one lives in one place.
+command runs. Every default comes from the config it belongs to (``CorenConfig``,
+``OpenAIJudgeConfig``), so each one lives in one place.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-import typer
+import tyro
 
-from rewardgym.wrappers.coren.config import ABLATIONS, CorenConfig
+from rewardgym.wrappers.coren.config import CorenConfig
+from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
 
-_D = CorenConfig()
 
+@dataclass(frozen=True)
+class LabelCoren:
+    """Relabel every step of DATASET with COREN's dense reward and write the copy to OUT."""
 
-def label_coren(
-    dataset: Annotated[Path, typer.Option(help="Input data set directory (never modified).")],
-    out: Annotated[Path, typer.Option(help="Directory of the relabelled data set.")],
-    judge: Annotated[
-        str, typer.Option(help="embedding | embedding:hashing | hf:PATH | openai:URL")
-    ] = "embedding",
-    ablation: Annotated[
-        str, typer.Option(help=f"Reward scheme: {', '.join(ABLATIONS)}.")
-    ] = _D.ablation,
-    n_prompts: Annotated[int, typer.Option(help="Number of prompts N (paper: 5).")] = _D.n_prompts,
-    similarity_threshold: Annotated[
-        float, typer.Option(help="Structural gate on answer similarity (paper: 0.5).")
-    ] = _D.similarity_threshold,
-    gamma: Annotated[float, typer.Option(help="Discount of the orchestrator's return.")] = _D.gamma,
-    epochs: Annotated[int, typer.Option(help="Orchestrator training epochs.")] = _D.epochs,
-    holdout_fraction: Annotated[
-        float, typer.Option(help="Share of episodes held out of orchestrator training.")
-    ] = _D.holdout_fraction,
-    seed: Annotated[int, typer.Option(help="Seed of the split and the orchestrator.")] = _D.seed,
-    batch_size: Annotated[int, typer.Option(help="Judge requests per batch.")] = _D.batch_size,
-    cache: Annotated[
-        Path | None, typer.Option(help="Judge cache file (default OUT/coren_cache.sqlite).")
-    ] = None,
-    prompts: Annotated[
-        Path | None, typer.Option(help="Directory of prompt *.txt files (default: shipped).")
-    ] = None,
-    qa: Annotated[
-        Path | None, typer.Option(help="JSONL QA file for envs without ground truth.")
-    ] = None,
-    judge_model: Annotated[
-        str, typer.Option(help="Model name sent to an openai judge.")
-    ] = "default",
-    api_key_env: Annotated[
-        str, typer.Option(help="Env var holding the openai judge's API key.")
-    ] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(help="Parallel requests of an openai judge.")] = 8,
-    timeout: Annotated[float, typer.Option(help="Seconds per openai request.")] = 30.0,
-    minari: Annotated[bool, typer.Option(help="Also write the Minari copy.")] = True,
-    overwrite: Annotated[bool, typer.Option(help="Replace a data set already in OUT.")] = False,
-) -> None:
-    """Relabel every step of DATASET with COREN's dense reward and write it to OUT."""
-    from rich.console import Console
+    dataset: Path
+    """Input data set directory (only read, never modified)."""
+    out: Path
+    """Directory of the relabelled data set."""
+    judge: str = "embedding"
+    """Judge: embedding | embedding:hashing | hf:PATH | openai:URL."""
+    coren: Annotated[CorenConfig, tyro.conf.arg(name="")] = field(default_factory=CorenConfig)
+    openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
+    """Settings of an openai:URL judge (refused for other judges)."""
+    cache: Path | None = None
+    """Judge cache file (default OUT/coren_cache.sqlite)."""
+    prompts: Path | None = None
+    """Directory of prompt *.txt files (default: the shipped ones)."""
+    qa: Path | None = None
+    """JSONL QA file for envs without ground truth."""
+    minari: bool = True
+    """Also write the Minari copy."""
+    overwrite: bool = False
+    """Replace a relabelled data set that an earlier run wrote to OUT."""
 
-    from rewardgym.agents.labelling.coren import label_dataset
+    def run(self) -> None:
+        """Label, write and print the report."""
+        from rich.console import Console
 
-    try:
-        config = CorenConfig(
-            n_prompts=n_prompts,
-            similarity_threshold=similarity_threshold,
-            gamma=gamma,
-            ablation=ablation,
-            epochs=epochs,
-            holdout_fraction=holdout_fraction,
-            seed=seed,
-            batch_size=batch_size,
+        from rewardgym.agents.labelling.coren import label_dataset
+
+        is_openai = self.judge.startswith("openai:")
+        if not is_openai and self.openai != OpenAIJudgeConfig():
+            raise SystemExit(f"--openai.* settings apply to openai:URL judges, not {self.judge!r}")
+        report = label_dataset(
+            self.dataset,
+            self.out,
+            judge=self.judge,
+            config=self.coren,
+            cache_path=self.cache,
+            prompts_dir=self.prompts,
+            qa_file=self.qa,
+            overwrite=self.overwrite,
+            minari=self.minari,
+            openai=self.openai if is_openai else None,
         )
-    except ValueError as err:
-        raise typer.BadParameter(str(err)) from err
-    options: dict[str, object] = {}
-    if judge.startswith("openai:"):
-        options = {
-            "model": judge_model,
-            "api_key_env": api_key_env,
-            "concurrency": concurrency,
-            "timeout_s": timeout,
-        }
-    report = label_dataset(
-        dataset,
-        out,
-        judge=judge,
-        config=config,
-        cache_path=cache,
-        prompts_dir=prompts,
-        qa_file=qa,
-        overwrite=overwrite,
-        minari=minari,
-        judge_options=options,
-    )
-    console = Console()
-    console.print(
-        f"relabelled {report.episodes:,} episodes / {report.steps:,} steps ({report.ablation}) "
-        f"in {report.total_seconds:.1f} s (judging {report.judge_seconds:.1f} s): "
-        f"{report.requests:,} requests, {report.judge_calls:,} judge calls, "
-        f"{report.cache_hits:,} cache hits, {report.failures:,} failures, "
-        f"abstentions {json.dumps(report.abstentions)}"
-    )
-    console.print(
-        f"held-out point-biserial correlation of the dense return with success: "
-        f"{report.heldout_correlation:.3f} over {report.heldout_episodes} episodes; "
-        f"written to {report.out}"
-    )
+        console = Console()
+        console.print(
+            f"relabelled {report.episodes:,} episodes / {report.steps:,} steps ({report.ablation}) "
+            f"in {report.total_seconds:.1f} s (judging {report.judge_seconds:.1f} s): "
+            f"{report.requests:,} requests, {report.judge_calls:,} judge calls, "
+            f"{report.cache_hits:,} cache hits, {report.failures:,} failures, "
+            f"abstentions {json.dumps(report.abstentions)}"
+        )
+        console.print(
+            f"held-out point-biserial correlation of the dense return with success: "
+            f"{report.heldout_correlation:.3f} over {report.heldout_episodes} episodes; "
+            f"written to {report.out}"
+        )
 
 
-__all__ = ["label_coren"]
+__all__ = ["LabelCoren"]

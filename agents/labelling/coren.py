@@ -43,6 +43,7 @@ from rewardgym.wrappers.judges.base import Judge, Transition
 from rewardgym.wrappers.judges.cache import JudgeCache
 from rewardgym.wrappers.judges.embedding import EmbeddingJudge
 from rewardgym.wrappers.judges.factory import make_judge
+from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
 from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
 
 COREN_DIR = "coren"
@@ -95,14 +96,17 @@ class LabelReport:
 
 
 def resolve_judge(
-    judge: Judge | str, embedder: CachedEmbedder | None = None, **options: Any
+    judge: Judge | str,
+    embedder: CachedEmbedder | None = None,
+    *,
+    openai: OpenAIJudgeConfig | None = None,
 ) -> Judge:
     """A judge object from a judge or a spec string (``embedding``, ``hf:PATH``, ``openai:URL``)."""
     if isinstance(judge, Judge):
         return judge
     if judge == "embedding" and embedder is not None:
         return EmbeddingJudge(embedder)
-    return make_judge(judge, **options)
+    return make_judge(judge, openai=openai)
 
 
 def _embedder_of(judge: Judge, embedder: CachedEmbedder | None) -> CachedEmbedder:
@@ -355,7 +359,7 @@ def label_ablations(
     overwrite: bool = False,
     minari: bool = True,
     complete: CompleteFn | None = None,
-    judge_options: dict[str, Any] | None = None,
+    openai: OpenAIJudgeConfig | None = None,
 ) -> dict[str, LabelReport]:
     """Judge ``dataset`` once and write one relabelled data set per ablation to ``out_root/<ablation>``.
 
@@ -366,7 +370,7 @@ def label_ablations(
     source, root = Path(dataset), Path(out_root)
     _check_paths(source, root)
     config = config or CorenConfig()
-    judge_obj = resolve_judge(judge, embedder, **(judge_options or {}))
+    judge_obj = resolve_judge(judge, embedder, openai=openai)
     embedder = _embedder_of(judge_obj, embedder)
     prompts = load_prompts(config.n_prompts, prompts_dir)
     qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
@@ -427,7 +431,7 @@ def label_dataset(
     overwrite: bool = False,
     minari: bool = True,
     complete: CompleteFn | None = None,
-    judge_options: dict[str, Any] | None = None,
+    openai: OpenAIJudgeConfig | None = None,
 ) -> LabelReport:
     """Write a copy of the data set at ``dataset`` to ``out`` with COREN's dense rewards.
 
@@ -451,7 +455,7 @@ def label_dataset(
         overwrite,
         minari,
         complete,
-        judge_options,
+        openai,
     )[config.ablation]
 
 

@@ -1,43 +1,53 @@
-"""``rewardgym data shop``: generate the synthetic shopper corpus into a session store."""
+"""``rewardgym data shop``: generate the synthetic shopper corpus into a new session store."""
 
 from __future__ import annotations
 
 import resource
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-import typer
+import tyro
+
+from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 
 
-def data_shop(
-    out: Annotated[Path, typer.Option(help="Directory of the new session store.")],
-    sessions: Annotated[
-        int, typer.Option(help="Number of sessions (the paper's corpus: 52137).")
-    ] = 2000,
-    seed: Annotated[int, typer.Option(help="Seed of the catalogue and of every shopper.")] = 0,
-) -> None:
-    """Generate synthetic shopping sessions and report time, peak memory and size on disk."""
-    from rich.console import Console
+@dataclass(frozen=True)
+class DataShop:
+    """Generate synthetic shopping sessions into a new store; report time, peak memory and size."""
 
-    from rewardgym.envs.shopping.data import build_synthetic_store
-
-    if sessions <= 0:
-        raise typer.BadParameter(f"--sessions must be positive, got {sessions}")
-    console = Console()
-    start = time.perf_counter()
-    store = build_synthetic_store(out, sessions=sessions, seed=seed)
-    seconds = time.perf_counter() - start
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    size = sum(f.stat().st_size for f in Path(out).iterdir())
-    counts = store.action_counts()
-    console.print(
-        f"wrote {len(store):,} sessions / {store.num_steps:,} steps to {out} in {seconds:.1f} s "
-        f"({len(store) / seconds:,.0f} sessions/s); peak RSS {peak_mib:,.0f} MiB; "
-        f"{size / 2**20:,.1f} MiB on disk"
+    out: Path
+    """Directory of the new session store (new or empty; a directory holding other files is refused)."""
+    shopper: Annotated[SyntheticShopperConfig, tyro.conf.arg(name="")] = field(
+        default_factory=SyntheticShopperConfig
     )
-    total = sum(counts.values())
-    console.print(
-        "action types: "
-        + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in sorted(counts.items()))
-    )
+
+    def run(self) -> None:
+        """Build the store and print what it took."""
+        from rich.console import Console
+
+        from rewardgym.envs.shopping.data import build_synthetic_store
+
+        if self.shopper.sessions <= 0:
+            raise SystemExit(f"--sessions must be positive, got {self.shopper.sessions}")
+        console = Console()
+        start = time.perf_counter()
+        store = build_synthetic_store(self.out, config=self.shopper)
+        seconds = time.perf_counter() - start
+        peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        size = sum(f.stat().st_size for f in Path(self.out).iterdir() if f.is_file())
+        counts = store.action_counts()
+        console.print(
+            f"wrote {len(store):,} sessions / {store.num_steps:,} steps to {self.out} in "
+            f"{seconds:.1f} s ({len(store) / seconds:,.0f} sessions/s); peak RSS "
+            f"{peak_mib:,.0f} MiB; {size / 2**20:,.1f} MiB on disk"
+        )
+        total = sum(counts.values())
+        console.print(
+            "action types: "
+            + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in sorted(counts.items()))
+        )
+
+
+__all__ = ["DataShop"]

@@ -26,10 +26,10 @@ from rewardgym.envs.shopping.loaders import (
     opera_files,
 )
 from rewardgym.envs.shopping.store import SessionStore, write_store
+from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 from rewardgym.runtime import rewardgym_home
 
 Split = Literal["train", "test", "all"]
-DEFAULT_SESSIONS = 2000
 DEFAULT_SEED = 0
 DEFAULT_TEST_FRACTION = 0.2
 
@@ -44,18 +44,23 @@ def _progress_writer(sessions: Any, out: Path, total: int | None, label: str) ->
 
 
 def build_synthetic_store(
-    out: str | os.PathLike[str], *, sessions: int = DEFAULT_SESSIONS, seed: int = DEFAULT_SEED
+    out: str | os.PathLike[str], *, config: SyntheticShopperConfig | None = None
 ) -> SessionStore:
-    """Generate the synthetic shopper corpus into a store at ``out``, with a progress bar."""
-    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig, generate_sessions
+    """Generate the synthetic shopper corpus of ``config`` into a store at ``out``, with a progress bar."""
+    from rewardgym.envs.shopping.synthetic import generate_sessions
 
-    config = SyntheticShopperConfig(sessions=sessions, seed=seed)
+    config = config or SyntheticShopperConfig()
     return _progress_writer(
-        generate_sessions(config), Path(out), sessions, f"synthetic shoppers ({sessions})"
+        generate_sessions(config),
+        Path(out),
+        config.sessions,
+        f"synthetic shoppers ({config.sessions})",
     )
 
 
-def default_store(sessions: int = DEFAULT_SESSIONS, seed: int = DEFAULT_SEED) -> SessionStore:
+def default_store(
+    sessions: int = SyntheticShopperConfig.sessions, seed: int = SyntheticShopperConfig.seed
+) -> SessionStore:
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
     from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION
 
@@ -64,7 +69,7 @@ def default_store(sessions: int = DEFAULT_SESSIONS, seed: int = DEFAULT_SEED) ->
     path = rewardgym_home() / "shop" / name
     if (path / "steps.arrow").is_file():
         return SessionStore(path)
-    return build_synthetic_store(path, sessions=sessions, seed=seed)
+    return build_synthetic_store(path, config=SyntheticShopperConfig(sessions=sessions, seed=seed))
 
 
 def _file_digest(path: Path) -> str:
@@ -157,7 +162,6 @@ def _opera_split(root: Path, split: Split) -> tuple[SessionStore, list[int]]:
 
 
 __all__ = [
-    "DEFAULT_SESSIONS",
     "DEFAULT_TEST_FRACTION",
     "build_synthetic_store",
     "default_store",

@@ -161,7 +161,8 @@ def collect_dataset(
     same share; ``progress`` is called with the number of episodes finished so far.
     """
     config = config or CollectConfig()
-    env = gym.make(config.env, **config.env_kwargs)
+    kwargs: dict[str, Any] = dict(config.env_kwargs)
+    env = gym.make(config.env, **kwargs)
     base = env.unwrapped
     task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
     start = time.perf_counter()

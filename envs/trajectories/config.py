@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 HOUSEHOLD_DEFAULT_EPISODES = 8000
 RANDOM_ACTION_MODES: tuple[str, ...] = ("mixed", "executable", "uniform")
@@ -48,7 +47,7 @@ class CollectConfig:
     sibling_fraction: float = 0.5
     """Share of episodes that follow the sibling task's script under this task's instruction
     (only with ``expert="script"`` and an env whose tasks have siblings; 0 turns it off)."""
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    env_kwargs: dict[str, int | float | str] = field(default_factory=dict)
     """Keyword arguments for ``gym.make`` (for Household: layout, max_steps, tasks)."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""

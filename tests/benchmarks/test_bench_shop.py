@@ -41,8 +41,11 @@ def test_aggregate_and_tables_show_mean_and_std() -> None:
 def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     os.environ["REWARDGYM_HOME"] = str(tmp_path / "home")
     from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
-    store = build_synthetic_store(tmp_path / "store", sessions=40, seed=5).path
+    store = build_synthetic_store(
+        tmp_path / "store", config=SyntheticShopperConfig(sessions=40, seed=5)
+    ).path
     only = ["zero-shot", "sft", "shop-r1", "shop-r1/temp-1"]
     rows = run_bench_shop("tiny", tmp_path / "out", data=store, only=only, progress=False)
     assert [r["method"] for r in rows] == only

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rewardgym.wrappers.judges.base import Judge
+
+if TYPE_CHECKING:
+    from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
 
 JUDGE_SPECS: tuple[str, ...] = ("embedding", "embedding:hashing", "hf:PATH", "openai:URL")
 
 
-def make_judge(spec: str, **options: Any) -> Judge:
-    """The judge named by ``spec``; ``options`` go to its constructor (e.g. ``model`` for openai)."""
+def make_judge(spec: str, *, openai: OpenAIJudgeConfig | None = None) -> Judge:
+    """The judge named by ``spec``; ``openai`` holds the settings of an ``openai:URL`` judge.
+
+    Settings for a judge of another kind are refused, never silently ignored.
+    """
     kind, _, arg = spec.partition(":")
+    if openai is not None and kind != "openai":
+        raise ValueError(f"openai judge settings were given, but the judge is {spec!r}")
     if kind == "embedding":
         from rewardgym.embeddings import shared_embedder
         from rewardgym.wrappers.judges.embedding import EmbeddingJudge
@@ -20,11 +28,11 @@ def make_judge(spec: str, **options: Any) -> Judge:
     if kind == "hf" and arg:
         from rewardgym.wrappers.judges.hf import HFJudge
 
-        return HFJudge(arg, **options)
+        return HFJudge(arg)
     if kind == "openai" and arg:
         from rewardgym.wrappers.judges.openai import OpenAIJudge
 
-        return OpenAIJudge(arg, **options)
+        return OpenAIJudge(arg, openai)
     raise ValueError(f"unknown judge spec {spec!r}: use one of {', '.join(JUDGE_SPECS)}")
 
 

@@ -18,29 +18,45 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
+@dataclass(frozen=True)
+class OpenAIJudgeConfig:
+    """How the judge talks to an OpenAI-compatible endpoint (used only by ``openai:URL`` judges)."""
+
+    model: str = "default"
+    """Model name sent with each request (what the server serves)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable that holds the API key (read at call time, never stored)."""
+    concurrency: int = 8
+    """Requests in flight at once."""
+    timeout_s: float = 30.0
+    """Seconds allowed for one request."""
+    max_retries: int = 3
+    """Retries of a request after a timeout, a connection error, HTTP 429 or 5xx."""
+    backoff_s: float = 0.5
+    """First retry's wait in seconds; doubles with every retry."""
+    max_tokens: int = 256
+    """Longest completion asked for."""
+    temperature: float = 0.0
+    """Sampling temperature of the judge (0: greedy, so answers are reproducible)."""
+
+
 class OpenAIJudge(Judge):
     """Asks a chat-completions endpoint; bounded retries with backoff, abstentions on garbage."""
 
-    def __init__(
-        self,
-        base_url: str,
-        model: str = "default",
-        api_key_env: str = "OPENAI_API_KEY",
-        concurrency: int = 8,
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        backoff_s: float = 0.5,
-        max_tokens: int = 256,
-        temperature: float = 0.0,
-    ) -> None:
-        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) and the served ``model``."""
+    def __init__(self, base_url: str, config: OpenAIJudgeConfig | None = None) -> None:
+        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) with the settings of ``config``."""
         super().__init__()
+        config = config or OpenAIJudgeConfig()
+        model, api_key_env, concurrency = config.model, config.api_key_env, config.concurrency
+        timeout_s, max_retries, backoff_s = config.timeout_s, config.max_retries, config.backoff_s
+        max_tokens, temperature = config.max_tokens, config.temperature
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(
                 f"openai judge: base URL {base_url!r} must start with http:// or https:// "
@@ -114,4 +130,4 @@ def _completion_text(payload: bytes) -> str | None:
     return content if isinstance(content, str) else None
 
 
-__all__ = ["OpenAIJudge"]
+__all__ = ["OpenAIJudge", "OpenAIJudgeConfig"]

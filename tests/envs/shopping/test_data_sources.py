@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from rewardgym.cli import app
+from rewardgym.cli import main
 from rewardgym.envs.shopping import data as data_module
 from rewardgym.envs.shopping.store import SessionStore
 
@@ -24,19 +23,17 @@ def test_default_store_is_built_once(rewardgym_home: Path, monkeypatch: pytest.M
     assert again.session_ids == first.session_ids
 
 
-def test_data_shop_command(tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        app, ["data", "shop", "--sessions", "25", "--out", str(tmp_path / "c")]
-    )
-    assert result.exit_code == 0, result.output
-    assert "wrote 25 sessions" in result.output and "MiB on disk" in result.output
+def test_data_shop_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["data", "shop", "--sessions", "25", "--out", str(tmp_path / "c")])
+    output = " ".join(capsys.readouterr().out.split())
+    assert "wrote 25 sessions" in output and "MiB on disk" in output
     store = SessionStore(tmp_path / "c")
     assert len(store) == 25 and store.session(0).steps[-1].action.type == "terminate"
 
 
 def test_data_shop_rejects_bad_count(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["data", "shop", "--sessions", "0", "--out", str(tmp_path)])
-    assert result.exit_code != 0 and "--sessions must be positive" in result.output
+    with pytest.raises(SystemExit, match="--sessions must be positive"):
+        main(["data", "shop", "--sessions", "0", "--out", str(tmp_path)])
 
 
 def test_missing_data_path_is_clear(rewardgym_home: Path) -> None:

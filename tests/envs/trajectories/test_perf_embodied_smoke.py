@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from rewardgym.benchmarks.perf_embodied_envs import Args, run
-from rewardgym.benchmarks.script_config import parse_config
 
 
 def test_benchmark_runs_on_a_tiny_budget(capsys) -> None:
-    args = parse_config(
-        Args,
-        [
-            "--household-steps",
-            "300",
-            "--babyai-steps",
-            "100",
-            "--collect-episodes",
-            "8",
-            "--no-save",
-        ],
-    )
+    args = Args(household_steps=300, babyai_steps=100, collect_episodes=8, save=False)
     figures = run(args)
     out = capsys.readouterr().out
     assert "Household / BabyAI-GoToLocal" in out and "collect 8 Household trajectories" in out

@@ -8,9 +8,8 @@ from pathlib import Path
 import minari
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from rewardgym.cli import app
+from rewardgym.cli import main
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_load_dataset
 
@@ -90,19 +89,28 @@ def test_missing_directory_says_how_to_make_one(tmp_path: Path) -> None:
         TrajectoryDataset.from_dir(tmp_path)
 
 
-def test_cli_collect(tmp_path: Path) -> None:
+def test_cli_collect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli-set"
-    result = CliRunner().invoke(
-        app, ["data", "collect", "--episodes", "12", "--out", str(out), "--layout", "shifted"]
+    main(
+        [
+            "data",
+            "collect",
+            "--episodes",
+            "12",
+            "--out",
+            str(out),
+            "--env-kwargs",
+            "layout",
+            "shifted",
+        ]
     )
-    assert result.exit_code == 0, result.output
-    assert "success rate" in " ".join(result.output.split())
+    assert "success rate" in " ".join(capsys.readouterr().out.split())
     data = TrajectoryDataset.from_dir(out)
     assert len(data) == 12 and data.env_kwargs == {"layout": "shifted"}
     assert all(ep.layout == "shifted" for ep in data)
     assert load_minari(out).total_episodes == 12
-    bad = CliRunner().invoke(app, ["data", "collect", "--out", str(out), "--noise", "2"])
-    assert bad.exit_code != 0
+    with pytest.raises(SystemExit, match="noise"):
+        main(["data", "collect", "--out", str(out), "--noise", "2"])
 
 
 def test_a_dense_column_travels_beside_the_success_reward(
@@ -118,8 +126,11 @@ def test_a_dense_column_travels_beside_the_success_reward(
         assert np.array_equal(ours.rewards, theirs.rewards)
         assert theirs.dense_rewards is not None
         assert np.allclose(theirs.dense_rewards, np.linspace(-1, 1, len(ours)))
-    assert TrajectoryDataset.from_dir(
-        small_dataset.save(tmp_path / "sparse", minari=False)
-    )[0].dense_rewards is None
+    assert (
+        TrajectoryDataset.from_dir(small_dataset.save(tmp_path / "sparse", minari=False))[
+            0
+        ].dense_rewards
+        is None
+    )
     with pytest.raises(ValueError, match="dense rewards"):
         small_dataset[0].with_dense_rewards([0.0])

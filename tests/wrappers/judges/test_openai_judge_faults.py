@@ -20,7 +20,7 @@ from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.judges import JudgeRequest
-from rewardgym.wrappers.judges.openai import OpenAIJudge
+from rewardgym.wrappers.judges.openai import OpenAIJudge, OpenAIJudgeConfig
 
 
 class FaultyServer(ThreadingHTTPServer):
@@ -117,11 +117,13 @@ def test_labelling_survives_timeouts_500s_and_garbage(
     def judge(retries: int) -> RecordingJudge:
         return RecordingJudge(
             url,
-            api_key_env="COREN_TEST_KEY",
-            concurrency=4,
-            timeout_s=0.3,
-            max_retries=retries,
-            backoff_s=0.01,
+            OpenAIJudgeConfig(
+                api_key_env="COREN_TEST_KEY",
+                concurrency=4,
+                timeout_s=0.3,
+                max_retries=retries,
+                backoff_s=0.01,
+            ),
         )
 
     config = CorenConfig(n_prompts=2, epochs=5, batch_size=16)
