@@ -149,6 +149,7 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
         self.steps = 0
         self.failure = ""
         self.seen: set[int] = set()
+        self.checked: set[int] = set()
         self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
         self._history: list[str] = []
         self._last = (-1, 0, "")
@@ -201,6 +202,7 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
         self.steps = 0
         self.failure = ""
         self.seen = set()
+        self.checked = set()
         self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
         self._history = []
         self._last = (-1, 0, "")
@@ -267,6 +269,7 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
         self.seen.update(visible)
         if world.held >= 0:
             self.seen.add(world.held)
+        self.checked.update(world.places_in_view())
         return obs
 
     def _advance_plan(self, action: int, executed: bool) -> None:
@@ -321,6 +324,16 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
     def goal_distance(self) -> int | None:
         """Steps the privileged expert still needs from here (``None``: unreachable)."""
         remaining = plan(self.world, self.task)
+        return None if remaining is None else len(remaining)
+
+    def search_distance(self) -> int | None:
+        """Steps the searcher still needs from here, knowing what the agent has seen and where it
+        has looked (``None``: the goal is unreachable)."""
+        if self.failure:
+            return None
+        remaining = search_script(
+            self.world, self.task, PRIORS[self.layout], known=self.seen, checked=self.checked
+        )
         return None if remaining is None else len(remaining)
 
     def executable_actions(self) -> list[int]:

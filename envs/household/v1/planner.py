@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 
 from rewardgym.envs.household.v1.actions import ACTION_INDEX, apply_action
@@ -53,19 +53,27 @@ class _DeadEnd(Exception):
 class _Planner:
     """Builds one plan by acting on a private copy of the world."""
 
-    def __init__(self, world: World, priors: Mapping[int, tuple[tuple[int, float], ...]] | None):
+    def __init__(
+        self,
+        world: World,
+        priors: Mapping[int, tuple[tuple[int, float], ...]] | None,
+        known: Collection[int] = (),
+        checked: Collection[int] = (),
+    ):
         self.sim = world.copy()
         self.actions: list[int] = []
         self.priors = priors
+        self.checked = set(checked)
         # The searcher knows where an object is once it has seen it (or has moved it itself).
         self.known = [True] * N_OBJECTS
         if priors is not None:
             for obj in priors:
-                self.known[obj] = False
+                self.known[obj] = obj in known
             self._look()
 
     def _look(self) -> None:
         sim = self.sim
+        self.checked.update(sim.places_in_view())
         for obj in range(N_OBJECTS):
             if not self.known[obj] and (sim.held == obj or sim.is_visible(obj)):
                 self.known[obj] = True
@@ -84,6 +92,8 @@ class _Planner:
         for place, _ in self.priors[obj]:
             if self.known[obj]:
                 return
+            if place in self.checked:
+                continue  # already looked there (and the object was not in view)
             room = -1 - place if place < 0 else sim.obj_room[place]
             if sim.agent_room != room:
                 self.do(_WALK[room])
@@ -208,10 +218,16 @@ def plan(world: World, task: Task) -> list[int] | None:
 
 
 def search_script(
-    world: World, task: Task, priors: Mapping[int, tuple[tuple[int, float], ...]]
+    world: World,
+    task: Task,
+    priors: Mapping[int, tuple[tuple[int, float], ...]],
+    *,
+    known: Collection[int] = (),
+    checked: Collection[int] = (),
 ) -> list[int] | None:
-    """The searcher's actions from ``world``: it knows only what it has seen and ``priors``."""
-    return _run(_Planner(world, priors), task)
+    """The searcher's actions from ``world``: it knows only ``priors``, what it sees, the objects
+    in ``known`` (seen before) and that the places in ``checked`` were looked at already."""
+    return _run(_Planner(world, priors, known, checked), task)
 
 
 @cache

@@ -203,8 +203,18 @@ class World:
         """The objects the agent can see now, in the fixed object order."""
         return [obj for obj in range(N_OBJECTS) if self.is_visible(obj)]
 
+    def places_in_view(self) -> list[int]:
+        """The places whose contents the agent sees now: this room's floor, surfaces, open lids."""
+        room = self.agent_room
+        here = [-1 - room]
+        here += [o for o in _SURFACES if self.obj_room[o] == room]
+        here += [o for o in _LIDDED_IDS if self.obj_room[o] == room and self.is_open[o]]
+        return here
+
 
 _LIDDED: tuple[bool, ...] = tuple(spec.lidded for spec in OBJECTS)
+_SURFACES: tuple[int, ...] = tuple(o for o, spec in enumerate(OBJECTS) if spec.surface)
+_LIDDED_IDS: tuple[int, ...] = tuple(o for o, spec in enumerate(OBJECTS) if spec.lidded)
 
 __all__ = [
     "KEY_OBJECTS",
