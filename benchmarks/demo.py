@@ -24,6 +24,7 @@ class Demo:
 def run_demo(out: Path) -> None:
     """Build the default data, score the baselines, and run ``bench shop`` and ``bench embodied`` quick."""
     from rewardgym.benchmarks.embodied import run_bench_embodied
+    from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
     from rewardgym.benchmarks.shop import run_bench_shop
     from rewardgym.benchmarks.shop_baselines import run_shop_baselines
 
@@ -43,7 +44,7 @@ def run_demo(out: Path) -> None:
         (
             "embodied suite (COREN x CQL / IQL / BC), quick preset",
             "embodied",
-            lambda: run_bench_embodied("quick", out / "embodied"),
+            lambda: run_bench_embodied(EMBODIED_PRESETS["quick"], out=out / "embodied"),
         ),
     ]
     for title, name, stage in stages:

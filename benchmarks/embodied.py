@@ -2,19 +2,25 @@
 
 Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3 and 5):
 
-1. collect perturbed-expert Household trajectories that carry only a success flag;
-2. label them once with the judge ensemble and write one relabelled data set per ablation
-   (``rewardgym.wrappers.coren.label_ablations``; cached, so a rerun asks no judge again);
-3. train DiscreteCQL, DiscreteIQL and DiscreteBC on every reward scheme and seed, in parallel
-   processes (schemes with identical rewards, and BC, which ignores rewards, train once);
-4. evaluate every agent on held-out fine-grained and abstract instructions in the default and
-   the shifted layout (SR, CGC, Plan), and time its decisions beside the judge-as-policy;
-5. write ``results.json``, ``.csv``, ``.md`` and plots, and print the tables.
+1. collect Household-v1 trajectories with the COREN-faithful collector (success flag only);
+2. add the oracle's dense reward and, once per judge, COREN's labels for every ablation, each
+   as a dense column beside the success reward;
+3. train every row (algorithm x reward) on every seed in parallel processes, each reward
+   composed as ``success + lambda * dense`` with the row's tuned values (rows with identical
+   rewards and settings train once);
+4. score every agent on the held-out splits (fine / abstract instructions, default / shifted
+   layout) and put 95% intervals over seeds and episodes on SR, CGC and Plan;
+5. write ``results.json`` (``rows`` and ``data``), ``.csv``, ``.md`` and plots.
+
+``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
+split only (training instructions on new episodes), and writes ``tune.json`` with the values
+to record in the preset.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import time
@@ -24,25 +30,31 @@ from typing import Annotated, Any, Literal
 
 import tyro
 
-from rewardgym.benchmarks.embodied_config import PRESETS, SCHEME_HELP, SCHEMES, EmbodiedBenchConfig
-
-SETTINGS: tuple[tuple[str, str], ...] = (
-    ("fine-grained", "default"),
-    ("abstract", "default"),
-    ("fine-grained", "shifted"),
-    ("abstract", "shifted"),
+from rewardgym.agents.evaluation.household import EvalConfig
+from rewardgym.agents.offline.config import OfflineConfig, algorithm_settings
+from rewardgym.benchmarks.embodied_config import (
+    COREN_SCHEMES,
+    PRESETS,
+    EmbodiedBenchConfig,
+    Row,
+    Tuned,
 )
+from rewardgym.wrappers.composition import RewardComposition
+
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
 
 
 @dataclass(frozen=True)
 class TrainTask:
-    """One agent to train and evaluate: a data set, an offline config and an eval config."""
+    """One agent to train and evaluate: a data set, how to read its rewards, two configs."""
 
     key: str
     dataset: str
-    offline: dict[str, Any]
-    evaluation: dict[str, Any]
+    offline: OfflineConfig
+    composition: RewardComposition | None
+    """``None``: train on the success reward alone."""
+    evaluation: EvalConfig
+    successful_only: bool = False
     latency_steps: int = 0
 
 
@@ -50,25 +62,26 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     """Train one agent on its data set and evaluate it (runs in a worker process)."""
     import torch
 
-    from rewardgym.agents.evaluation.household import (
-        EvalConfig,
-        evaluate_household,
-        measure_latency,
-    )
-    from rewardgym.agents.offline import OfflineConfig, train_offline
+    from rewardgym.agents.evaluation.household import evaluate_household, measure_latency
+    from rewardgym.agents.offline import train_offline
     from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.wrappers.composition import compose_rewards
 
-    config = OfflineConfig.from_dict(task.offline)
-    torch.set_num_threads(config.threads)  # evaluation too: parallel workers must not oversubscribe
-    agent = train_offline(TrajectoryDataset.from_dir(task.dataset), config, progress=False)
-    evaluation = dict(task.evaluation)
-    for name in ("kinds", "layouts"):
-        evaluation[name] = tuple(evaluation[name])
+    torch.set_num_threads(task.offline.threads)  # evaluation too: workers must not oversubscribe
+    data = TrajectoryDataset.from_dir(task.dataset)
+    if task.successful_only:
+        data = data.select(lambda episode: episode.success)
+    if task.composition is not None:
+        data = data.with_rewards(
+            [compose_rewards(ep.rewards, ep.dense_rewards, task.composition) for ep in data]
+        )
+    agent = train_offline(data, task.offline, progress=False)
     start = time.perf_counter()
-    metrics = evaluate_household(agent, EvalConfig(**evaluation))
+    results = evaluate_household(agent, task.evaluation)
     out: dict[str, Any] = {
         "key": task.key,
-        "metrics": metrics,
+        "splits": {name: r.percent() for name, r in results.items()},
+        "episodes": {name: r.episodes() for name, r in results.items()},
         "train_seconds": agent.train_seconds,
         "steps_per_second": agent.steps_per_second,
         "eval_seconds": time.perf_counter() - start,
@@ -78,51 +91,12 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     return out
 
 
-def _collect(config: EmbodiedBenchConfig, target: Path) -> dict[str, Any]:
-    """Collect the training data set into ``target``, reusing one made with the same settings."""
-    from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-
-    collect = CollectConfig(episodes=config.episodes, seed=config.collect_seed, noise=config.noise)
-    if (target / "rewardgym_dataset.json").exists():
-        existing = TrajectoryDataset.from_dir(target)
-        if existing.info.get("collect_config") == asdict(collect):
-            return {"reused": True, "seconds": 0.0, "success_rate": existing.success_rate}
-    start = time.perf_counter()
-    data = collect_dataset(collect)
-    data.save(target, minari=False, overwrite=True)
-    return {
-        "reused": False,
-        "seconds": time.perf_counter() - start,
-        "success_rate": data.success_rate,
-        "steps": data.n_steps,
-    }
-
-
-def _reward_digest(dataset: Path) -> str:
-    """A digest of a data set's per-step rewards, so schemes with equal rewards train once."""
-    from rewardgym.envs.trajectories import TrajectoryDataset
-
-    data = TrajectoryDataset.from_dir(dataset)
-    digest = hashlib.sha1()
-    for episode in data:
-        digest.update(episode.rewards.astype("float32").round(5).tobytes())
-    return digest.hexdigest()[:12]
-
-
-def _warm_embeddings() -> None:
-    """Embed every instruction once, so worker processes read vectors from the disk cache."""
-    from rewardgym.envs.household import INSTRUCTIONS
-    from rewardgym.envs.trajectories import CachedEmbedder
-
-    CachedEmbedder().embed([instruction.text for instruction in INSTRUCTIONS])
-
-
-def _run_tasks(tasks: list[TrainTask], workers: int) -> dict[str, dict[str, Any]]:
+def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, dict[str, Any]]:
     """Run every task, in ``workers`` spawned processes when more than one, with a progress bar."""
     from tqdm.auto import tqdm
 
     results: dict[str, dict[str, Any]] = {}
-    with tqdm(total=len(tasks), desc="train + evaluate agents", unit="agent") as bar:
+    with tqdm(total=len(tasks), desc="train + evaluate", unit="agent", disable=quiet) as bar:
         if workers <= 1:
             for task in tasks:
                 results[task.key] = run_task(task)
@@ -141,201 +115,216 @@ def _run_tasks(tasks: list[TrainTask], workers: int) -> dict[str, dict[str, Any]
     return results
 
 
-def _aggregate(
+def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: int) -> OfflineConfig:
+    """The training config of ``row``: the shared settings, ``tuned`` values and ``seed``.
+
+    ``config.training.algorithm`` is the base of the rows of its own algorithm (for example a
+    CQL target-update interval); other algorithms start from their library defaults.
+    """
+    name = "bc" if row.algorithm == "filtered-bc" else row.algorithm
+    base = config.training.algorithm
+    settings = base if base.name == name else algorithm_settings(name)
+    if name == "cql":
+        settings = replace(settings, alpha=tuned.cql_alpha)  # type: ignore[call-arg]
+    elif name == "iql":
+        settings = replace(settings, weight_temp=tuned.iql_weight_temp)  # type: ignore[call-arg]
+    return config.training.replace(algorithm=settings, learning_rate=tuned.learning_rate, seed=seed)
+
+
+def _task(
     config: EmbodiedBenchConfig,
-    assignment: dict[tuple[str, str, int], str],
-    owners: dict[str, str],
-    results: dict[str, dict[str, Any]],
-) -> list[dict[str, Any]]:
-    """One row per (scheme, algorithm): metrics averaged over seeds, with their spread."""
-    import numpy as np
+    row: Row,
+    tuned: Tuned,
+    seed: int,
+    datasets: dict[str, Path],
+    evaluation: EvalConfig,
+) -> TrainTask:
+    dense = row.reward not in ("none", "sparse")
+    composition = RewardComposition(dense_weight=tuned.dense_weight) if dense else None
+    offline = offline_config(config, row, tuned, seed)
+    source = datasets[row.reward] if dense else datasets["sparse"]
+    identity = (str(source), offline.as_dict(), asdict(composition) if composition else None)
+    digest = hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
+    key = f"{row.algorithm}-{seed}-{digest}"
+    return TrainTask(
+        key=key,
+        dataset=str(source),
+        offline=offline,
+        composition=composition,
+        evaluation=evaluation,
+        successful_only=row.algorithm == "filtered-bc",
+    )
 
-    from rewardgym.agents.offline.factory import ALGORITHM_NAMES
 
-    rows = []
-    for scheme in config.schemes:
-        for algorithm in config.algorithms:
-            keys = [assignment[(scheme, algorithm, seed)] for seed in config.seeds]
-            runs = [results[key] for key in keys]
-            row: dict[str, Any] = {
-                "scheme": scheme,
-                "reward": SCHEME_HELP[scheme],
-                "ablation": SCHEMES[scheme] or "",
-                "algorithm": ALGORITHM_NAMES[algorithm],
-                "seeds": len(runs),
-                "shared_with": owners[keys[0]] if owners[keys[0]] != scheme else "",
-            }
-            for kind, layout in SETTINGS:
-                setting = f"{kind}/{layout}"
-                if setting not in runs[0]["metrics"]:
-                    continue
-                for metric in (*METRICS, "steps", "repeats"):
-                    values = [run["metrics"][setting][metric] for run in runs]
-                    row[f"{setting}/{metric}"] = float(np.mean(values))
-                row[f"{setting}/sr_std"] = float(
-                    np.std([r["metrics"][setting]["sr"] for r in runs])
-                )
-            row["train_seconds"] = float(np.mean([run["train_seconds"] for run in runs]))
-            row["steps_per_second"] = float(np.mean([run["steps_per_second"] for run in runs]))
-            rows.append(row)
-    return rows
+def prepare_data(
+    config: EmbodiedBenchConfig, root: Path, *, quiet: bool
+) -> tuple[dict[str, Path], dict[str, Any]]:
+    """Collect and relabel; return the data set of every reward and what it took."""
+    from rewardgym.benchmarks.embodied_data import (
+        collect,
+        data_summary,
+        label_coren,
+        label_oracle,
+        reward_digest,
+    )
+
+    meta: dict[str, Any] = {}
+    train = root / "data" / "train"
+    meta["collect"] = collect(config, train)
+    meta["data"] = data_summary(train)
+    datasets: dict[str, Path] = {"sparse": train, "none": train}
+    rewards = {row.reward for row in config.row_specs}
+    if "oracle" in rewards:
+        datasets["oracle"] = root / "data" / "oracle"
+        meta["oracle"] = label_oracle(train, datasets["oracle"], config.training.gamma)
+    ablations = sorted({COREN_SCHEMES[r] for r in rewards if r in COREN_SCHEMES})
+    if ablations:
+        labelled = root / "data" / "labelled"
+        meta["label"] = label_coren(config, train, labelled, ablations, quiet=quiet)
+        for reward in rewards & set(COREN_SCHEMES):
+            ablation = COREN_SCHEMES[reward]
+            datasets[reward] = labelled / ablation if len(ablations) > 1 else labelled
+    # Schemes with identical dense rewards (self-consistency and C) share one data set.
+    by_digest: dict[str, Path] = {}
+    for reward in sorted(datasets):
+        if reward in ("sparse", "none"):
+            continue
+        datasets[reward] = by_digest.setdefault(reward_digest(datasets[reward]), datasets[reward])
+    return datasets, meta
+
+
+def _warm_embeddings() -> None:
+    """Embed every instruction once, so worker processes read vectors from the disk cache."""
+    from rewardgym.embeddings import CachedEmbedder
+    from rewardgym.envs.household.v1 import INSTRUCTIONS
+
+    CachedEmbedder().embed([instruction.text for instruction in INSTRUCTIONS])
+
+
+def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
+    grid = config.tune_grid
+    weights = grid.dense_weights if row.reward not in ("none", "sparse") else (1.0,)
+    specific: tuple[float, ...] = (1.0,)
+    if row.algorithm == "cql":
+        specific = grid.cql_alphas
+    elif row.algorithm == "iql":
+        specific = grid.iql_weight_temps
+    out = []
+    for weight, rate, value in itertools.product(weights, grid.learning_rates, specific):
+        extra = {"cql_alpha": value} if row.algorithm == "cql" else {}
+        if row.algorithm == "iql":
+            extra = {"iql_weight_temp": value}
+        out.append(Tuned(row.algorithm, row.reward, weight, rate, **extra))
+    return out
 
 
 def run_bench_embodied(
-    preset: str = "quick",
-    out: str | Path = Path("results/embodied"),
-    config: EmbodiedBenchConfig | None = None,
-    quiet: bool = False,
-    **overrides: Any,
+    config: EmbodiedBenchConfig, *, out: str | Path, quiet: bool = False
 ) -> dict[str, Any]:
-    """Run the embodied suite at ``preset`` (with ``overrides``), write its files under ``out``.
+    """Run the embodied suite as ``config`` says and write its files under ``out``.
 
-    Returns ``{"rows": ..., "meta": ...}``, the content of ``results.json``.
+    Returns the content of ``results.json`` (``mode="final"``) or ``tune.json`` (``"tune"``).
     """
     from rich.console import Console
 
-    from rewardgym.agents.evaluation.household import EvalConfig
-    from rewardgym.agents.labelling.coren import label_ablations
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
-    from rewardgym.agents.offline.factory import ALGORITHM_NAMES
-    from rewardgym.benchmarks.embodied_report import (
-        judge_baseline,
-        plot_results,
-        render_markdown,
-        reward_diagnostics,
-        sparse_vs_coren,
-    )
-    from rewardgym.benchmarks.tables import write_results
-    from rewardgym.wrappers.coren.config import CorenConfig
+    from rewardgym.benchmarks import embodied_report as report
 
-    if config is None:
-        if preset not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}: use one of {tuple(PRESETS)}")
-        config = PRESETS[preset].replace(**overrides)
     console = Console(quiet=quiet)
     quiet_d3rlpy_logs()
     root = Path(out)
     start = time.perf_counter()
-    timings: dict[str, float] = {}
-
-    console.rule(f"bench embodied [{config.name}]: collect {config.episodes} trajectories")
-    train_dir = root / "data" / "train"
-    collected = _collect(config, train_dir)
-    timings["collect"] = collected["seconds"]
-
-    ablations = sorted({a for s in config.schemes if (a := SCHEMES[s]) is not None})
-    labelled_root = root / "data" / "labelled"
-    dirs = {s: train_dir for s in config.schemes if SCHEMES[s] is None}
-    reports: dict[str, Any] = {}
-    if ablations:
-        console.rule(f"label with judge {config.judge!r}: ablations {', '.join(ablations)}")
-        tic = time.perf_counter()
-        labelled = label_ablations(
-            train_dir,
-            labelled_root,
-            ablations,
-            judge=config.judge,
-            config=CorenConfig(n_prompts=config.n_prompts),
-            progress=not quiet,
-            overwrite=True,
-            minari=False,
-        )
-        timings["label"] = time.perf_counter() - tic
-        reports = {name: report.as_dict() for name, report in labelled.items()}
-        for scheme in config.schemes:
-            ablation = SCHEMES[scheme]
-            if ablation is not None:
-                dirs[scheme] = labelled_root / ablation if len(ablations) > 1 else labelled_root
-
+    console.rule(f"bench embodied [{config.name}, {config.mode}]: data")
+    datasets, meta = prepare_data(config, root, quiet=quiet)
     _warm_embeddings()
-    evaluation = EvalConfig(instructions_per_task=config.instructions_per_task)
-    eval_dict = {**asdict(evaluation), "kinds": list(evaluation.kinds)}
-    eval_dict["layouts"] = list(evaluation.layouts)
-    digests = {scheme: _reward_digest(path) for scheme, path in dirs.items()}
-    tasks: dict[str, TrainTask] = {}
-    owners: dict[str, str] = {}
-    assignment: dict[tuple[str, str, int], str] = {}
-    latency_scheme = "coren" if "coren" in config.schemes else config.schemes[0]
-    for scheme in config.schemes:
-        for algorithm in config.algorithms:
-            for seed in config.seeds:
-                reward_key = "any" if algorithm == "bc" else digests[scheme]
-                key = f"{algorithm}-{seed}-{reward_key}"
-                assignment[(scheme, algorithm, seed)] = key
-                if key in tasks:
-                    continue
-                offline = {
-                    "algorithm": algorithm,
-                    "encoding": config.encoding,
-                    "n_steps": config.n_steps,
-                    "batch_size": config.batch_size,
-                    "learning_rate": config.learning_rate,
-                    "target_update_interval": config.target_update_interval,
-                    "cql_alpha": config.cql_alpha,
-                    "seed": seed,
-                }
-                timed = seed == config.seeds[0] and (scheme == latency_scheme or algorithm == "bc")
-                tasks[key] = TrainTask(
-                    key,
-                    str(dirs[scheme]),
-                    offline,
-                    eval_dict,
-                    config.latency_steps if timed else 0,
-                )
-                owners[key] = scheme
-    console.rule(f"train {len(tasks)} agents ({config.workers} workers, {config.n_steps} steps)")
-    tic = time.perf_counter()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    results = _run_tasks(list(tasks.values()), config.workers)
-    timings["train_and_evaluate"] = time.perf_counter() - tic
-
-    console.rule("judge-as-policy baseline")
+    if config.mode == "tune":
+        plan = {
+            (row, tuned, seed): _task(config, row, tuned, seed, datasets, config.validation)
+            for row in config.row_specs
+            for tuned in _grid(config, row)
+            for seed in config.tune_grid.seeds
+        }
+    else:
+        plan = {
+            (row, config.tuned_for(row), seed): _task(
+                config, row, config.tuned_for(row), seed, datasets, config.evaluation
+            )
+            for row in config.row_specs
+            for seed in config.seeds
+        }
+    tasks = {task.key: task for task in plan.values()}
+    if config.mode == "final":  # time the decisions of the first agent
+        first = next(iter(tasks))
+        tasks[first] = replace(tasks[first], latency_steps=config.latency_steps)
+    console.rule(f"train {len(tasks)} agents ({config.workers} workers)")
     tic = time.perf_counter()
-    judge = judge_baseline(config)
-    timings["judge_baseline"] = time.perf_counter() - tic
+    results = _run_tasks(list(tasks.values()), config.workers, quiet)
+    meta["timings_seconds"] = {"train_and_evaluate": time.perf_counter() - tic}
+    assignment = {key: task.key for key, task in plan.items()}
+    if config.mode == "tune":
+        payload = report.tune_summary(config, assignment, results)
+        root.mkdir(parents=True, exist_ok=True)
+        from rewardgym.runtime import write_json_atomic
 
-    rows = _aggregate(config, assignment, owners, results)
-    agent_latency = {
-        f"{ALGORITHM_NAMES[tasks[key].offline['algorithm']]}, {owners[key]}": result["latency"]
-        for key, result in results.items()
-        if "latency" in result
+        write_json_atomic(root / "tune.json", {"config": _jsonable(config), **payload, **meta})
+        console.print(report.render_tune(payload))
+        return payload
+    rows = report.aggregate(config, assignment, results)
+    console.rule("judge-as-policy latency")
+    meta["judge_policy"] = report.judge_baseline(config)
+    meta["reward_diagnostics"] = report_diagnostics(datasets)
+    meta["agent_latency"] = {
+        plan_key[0].name: results[key]["latency"]
+        for plan_key, key in assignment.items()
+        if "latency" in results[key]
     }
-    timings["total"] = time.perf_counter() - start
-    meta: dict[str, Any] = {
-        "config": asdict(config),
-        "collect": collected,
-        "label_reports": reports,
-        "reward_diagnostics": reward_diagnostics(dirs),
-        "agents_trained": len(tasks),
-        "runs": results,
-        "agent_latency": agent_latency,
-        "judge_policy": judge,
-        "sparse_vs_coren": sparse_vs_coren(rows),
-        "timings_seconds": timings,
-        "cpu_count": os.cpu_count(),
-    }
-    markdown = render_markdown(rows, meta)
-    write_results(root, rows, markdown, meta)
-    meta["plots"] = [str(p) for p in plot_results(rows, meta, root)]
-    (root / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2))
-    console.print(markdown)
-    console.print(f"\nwall time {timings['total']:.0f} s; results in {root}/")
-    return {"rows": rows, "meta": meta}
+    meta["agents_trained"] = len(tasks)
+    meta["timings_seconds"]["total"] = time.perf_counter() - start
+    meta["cpu_count"] = os.cpu_count()
+    meta["tuned_source"] = config.tuned_source
+    payload = {"rows": rows, "data": meta["data"], "meta": meta, "config": _jsonable(config)}
+    report.write_all(root, payload)
+    console.print(report.render_markdown(payload))
+    console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
+    return payload
+
+
+def report_diagnostics(datasets: dict[str, Path]) -> dict[str, dict[str, float]]:
+    """Reward statistics of every dense data set."""
+    from rewardgym.benchmarks.embodied_data import reward_diagnostics
+
+    dense = {k: v for k, v in datasets.items() if k not in ("sparse", "none")}
+    return reward_diagnostics(dense)
+
+
+def _jsonable(config: EmbodiedBenchConfig) -> dict[str, Any]:
+    out = asdict(config)
+    out["training"] = config.training.as_dict()
+    return out
 
 
 @dataclass(frozen=True)
 class BenchEmbodied:
-    """Reward schemes x DiscreteCQL/IQL/BC on Household: SR, CGC, Plan and action latency."""
+    """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
     preset: Literal["quick", "paper"] = "quick"
     """Named defaults for every option below: quick (<= 15 min on 2 cores) or paper."""
     out: Path = Path("results/embodied")
-    """Directory for results.json / .csv / .md and plots."""
+    """Directory for results.json / .csv / .md and plots (tune.json with --mode tune)."""
 
     def run(self) -> None:
         """Run the suite and write its files."""
-        run_bench_embodied(self.preset, self.out, config=replace(self.config, name=self.preset))
+        run_bench_embodied(replace(self.config, name=self.preset), out=self.out)
 
 
-__all__ = ["SETTINGS", "BenchEmbodied", "TrainTask", "run_bench_embodied", "run_task"]
+__all__ = [
+    "PRESETS",
+    "BenchEmbodied",
+    "TrainTask",
+    "offline_config",
+    "prepare_data",
+    "run_bench_embodied",
+    "run_task",
+]

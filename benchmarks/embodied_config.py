@@ -1,23 +1,31 @@
-"""Settings of ``rewardgym bench embodied``: reward schemes, presets and the suite's config.
+"""Settings of ``rewardgym bench embodied``: rows, reward schemes, tuned values and presets.
 
-The reward schemes are the rows of COREN's Tables 1 and 3 (arXiv 2411.17135): the sparse
-success flag (goal-conditioned RL), one prompt's judge vote, self-consistency, the average and
-majority of the three consistency terms, COREN itself and its ablations. Each maps to an
-ablation of ``rewardgym.wrappers.coren`` (``None`` for the sparse flag).
+The rows are COREN's Tables 1, 3 and 5 (arXiv 2411.17135) plus the references a benchmark
+needs to be able to fail: behaviour cloning, BC on successful trajectories only, offline RL on
+the success flag alone ("sparse"), the same on an oracle dense reward (potential-based
+shaping on the simulator's goal-predicate progress, ``rewardgym.envs.household.v1.oracle``),
+then the COREN schemes, each a labelling of ``rewardgym.wrappers.coren``. Every dense scheme
+is composed with the success flag as ``r_t = f_s * 1[t = T] + lambda * r_hat_t``
+(``rewardgym.wrappers.composition``); lambda, the learning rate, ``cql_alpha`` and IQL's
+temperature are chosen per (algorithm, reward) on the validation split by ``mode="tune"``,
+and the preset records the values and the run they came from.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-SCHEMES: dict[str, str | None] = {
-    "sparse": None,
+from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
+from rewardgym.agents.offline.config import OfflineConfig
+from rewardgym.envs.trajectories.config import CollectConfig
+
+COREN_SCHEMES: dict[str, str] = {
+    "coren": "CST",
     "single-prompt": "single",
     "self-consistency": "C",
     "average": "average",
     "majority": "majority",
-    "coren": "CST",
     "C": "C",
     "S": "S",
     "T": "T",
@@ -25,19 +33,23 @@ SCHEMES: dict[str, str | None] = {
     "ST": "ST",
     "CT": "CT",
 }
-"""Reward scheme -> COREN ablation that labels it (``None``: the logged success flag).
+"""COREN reward scheme -> the ablation of ``rewardgym.wrappers.coren`` that labels it.
 
 "self-consistency" is the majority vote over the N prompts, which is also COREN's contextual
-term, so it and the "C" ablation carry identical rewards; the suite trains them once.
-"""
+term, so it and "C" carry identical rewards; the suite trains them once."""
 
-SCHEME_HELP: dict[str, str] = {
+REWARDS: tuple[str, ...] = ("none", "sparse", "oracle", *COREN_SCHEMES)
+"""Every value of a row's ``reward``: none (BC rows), sparse, oracle and the COREN schemes."""
+
+REWARD_HELP: dict[str, str] = {
+    "none": "no reward (imitation)",
     "sparse": "success flag only (GCRL)",
-    "single-prompt": "one prompt's judge vote",
-    "self-consistency": "majority vote over the N prompts",
-    "average": "mean of the C, S, T terms",
-    "majority": "majority of the C, S, T terms",
-    "coren": "COREN: orchestrator over C, S, T",
+    "oracle": "success flag + oracle shaping on goal-predicate progress",
+    "coren": "success flag + COREN: orchestrator over C, S, T",
+    "single-prompt": "success flag + one prompt's judge vote",
+    "self-consistency": "success flag + majority vote over the N prompts",
+    "average": "success flag + mean of the C, S, T terms",
+    "majority": "success flag + majority of the C, S, T terms",
     "C": "ablation: contextual only",
     "S": "ablation: structural only",
     "T": "ablation: temporal only",
@@ -46,66 +58,172 @@ SCHEME_HELP: dict[str, str] = {
     "CT": "ablation: orchestrator over C, T",
 }
 
+ALGORITHMS: tuple[str, ...] = ("cql", "iql", "bc", "filtered-bc")
+"""Every value of a row's ``algorithm``."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the tables: an algorithm trained on a reward."""
+
+    algorithm: str
+    """cql | iql | bc | filtered-bc."""
+    reward: str
+    """none (the BC rows) | sparse | oracle | a COREN scheme."""
+
+    def __post_init__(self) -> None:
+        """Reject unknown names and BC rows with a reward, naming the field."""
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"Row.algorithm={self.algorithm!r}: use one of {ALGORITHMS}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"Row.reward={self.reward!r}: use one of {REWARDS}")
+        if (self.algorithm in ("bc", "filtered-bc")) != (self.reward == "none"):
+            raise ValueError(
+                f"Row({self.algorithm!r}, {self.reward!r}): the BC rows and only they use "
+                "reward 'none'"
+            )
+
+    @property
+    def name(self) -> str:
+        """``algorithm/reward``."""
+        return f"{self.algorithm}/{self.reward}"
+
+    @classmethod
+    def parse(cls, name: str) -> Row:
+        """The row called ``algorithm/reward``."""
+        algorithm, slash, reward = name.partition("/")
+        if not slash:
+            raise ValueError(f"row {name!r}: write it as algorithm/reward, e.g. cql/oracle")
+        return cls(algorithm, reward)
+
+
+REFERENCE_ROWS: tuple[str, ...] = (
+    "bc/none",
+    "filtered-bc/none",
+    "cql/sparse",
+    "iql/sparse",
+    "cql/oracle",
+    "iql/oracle",
+)
+"""The reference rows every run has."""
+COREN_ROWS: tuple[str, ...] = tuple(f"cql/{scheme}" for scheme in COREN_SCHEMES)
+"""COREN's agent (CQL) on every COREN scheme."""
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """The hyperparameters chosen on validation for one row (defaults: the library's)."""
+
+    algorithm: str
+    """The row's algorithm."""
+    reward: str
+    """The row's reward."""
+    dense_weight: float = 1.0
+    """lambda, the scale of the dense reward beside the success flag."""
+    learning_rate: float = 3e-4
+    """Learning rate of every network."""
+    cql_alpha: float = 1.0
+    """DiscreteCQL's conservative weight."""
+    iql_weight_temp: float = 3.0
+    """DiscreteIQL's inverse temperature."""
+    validation_sr: float | None = None
+    """The validation SR (percent) that chose these values, if a tune run did."""
+
+
+@dataclass(frozen=True)
+class TuneGrid:
+    """The sweep of ``mode="tune"``: every combination is trained and scored on validation."""
+
+    dense_weights: tuple[float, ...] = (0.3, 1.0, 3.0)
+    """lambda values (dense rows only)."""
+    learning_rates: tuple[float, ...] = (3e-4, 1e-3)
+    """Learning rates."""
+    cql_alphas: tuple[float, ...] = (0.3, 1.0, 3.0)
+    """DiscreteCQL conservative weights."""
+    iql_weight_temps: tuple[float, ...] = (1.0, 3.0, 10.0)
+    """DiscreteIQL inverse temperatures."""
+    seeds: tuple[int, ...] = (100,)
+    """Training seeds of each combination (kept apart from the final seeds)."""
+
 
 @dataclass(frozen=True)
 class EmbodiedBenchConfig:
-    """One run of the embodied suite: data, labelling, training and evaluation settings."""
+    """One run of the embodied suite: data, labelling, rows, training, tuning and evaluation."""
 
     name: str = "quick"
     """The preset these settings came from (recorded in results.json)."""
-    episodes: int = 1000
-    """Training trajectories to collect (COREN: about 8,000)."""
-    noise: float = 0.6
-    """Probability of a random action instead of the expert's at each step of collection."""
-    collect_seed: int = 0
-    """Seed of the collected data set."""
+    mode: str = "final"
+    """"final": train every row with its tuned values and score the held-out splits;
+    "tune": sweep ``tune_grid`` per row and score the validation split only."""
+    collect: CollectConfig = field(default_factory=lambda: CollectConfig(episodes=2000))
+    """The training data (Household-v1, COREN-faithful collector)."""
     judge: str = "embedding"
     """Judge of the COREN labelling: embedding | hf:PATH | openai:URL."""
     n_prompts: int = 5
     """Prompts per judge question (COREN: 5)."""
-    schemes: tuple[str, ...] = tuple(SCHEMES)
-    """Reward schemes (rows)."""
-    algorithms: tuple[str, ...] = ("cql", "iql", "bc")
-    """Offline algorithms (columns of the cross product)."""
-    seeds: tuple[int, ...] = (0, 1)
-    """Training seeds per (scheme, algorithm)."""
-    encoding: str = "structured"
-    """Observation encoding of the agents: structured | text | tokens."""
-    n_steps: int = 1500
-    """Gradient steps per agent."""
-    batch_size: int = 64
-    """Mini-batch size."""
-    learning_rate: float = 3e-4
-    """Learning rate of every algorithm (COREN: 1e-4 over a far longer run)."""
-    target_update_interval: int = 250
-    """DiscreteCQL target update interval (COREN: 250)."""
-    cql_alpha: float = 4.0
-    """DiscreteCQL conservative weight. COREN gives none; at d3rlpy's 1.0 a 3,000-step CQL stayed
-    at 6-8% held-out SR here, at 4.0 it reached 70% (sparse reward, same data and steps)."""
-    instructions_per_task: int = 2
-    """Held-out instructions per task and kind in evaluation (COREN: 5)."""
+    rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
+    """The rows of the tables, each ``algorithm/reward``: algorithm cql | iql | bc | filtered-bc,
+    reward none (the BC rows) | sparse | oracle | a COREN scheme (coren, single-prompt,
+    self-consistency, average, majority, C, S, T, CS, ST, CT)."""
+    training: OfflineConfig = field(
+        default_factory=lambda: OfflineConfig(n_steps=3000, batch_size=256)
+    )
+    """Shared training settings (steps, batch, encoding). Each row puts in its own algorithm and
+    tuned values; ``training.algorithm`` is the base of the rows of that algorithm."""
+    tuned: tuple[Tuned, ...] = ()
+    """Hyperparameters chosen on validation, per row (rows not listed use ``Tuned``'s
+    defaults, the library's)."""
+    tuned_source: str = "library defaults (no tune run)"
+    """Where ``tuned`` came from: the tune run's command and output."""
+    tune_grid: TuneGrid = field(default_factory=TuneGrid)
+    """The sweep of ``mode="tune"``."""
+    seeds: tuple[int, ...] = (0, 1, 2)
+    """Training seeds per row (intervals are over seeds and episodes)."""
+    evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
+    """The held-out splits of the final tables."""
+    validation: EvalConfig = field(
+        default_factory=lambda: EvalConfig(splits=("validation",), instructions_per_task=3)
+    )
+    """The validation split of ``mode="tune"``: training instructions on new episodes."""
     latency_steps: int = 50
-    """Timed single decisions of the agent and of the judge-as-policy baseline."""
-    judge_policy_instructions: int = 1
-    """Held-out instructions per task and kind for the judge-as-policy SR (0: latency only)."""
+    """Timed single decisions of an agent and of the judge-as-policy baseline."""
+    judge_policy_instructions: int = 0
+    """Held-out instructions per task for the judge-as-policy SR (0: latency only)."""
+    bootstrap: int = 2000
+    """Bootstrap resamples of the 95% intervals (seeds, then episodes within a seed)."""
     workers: int = 2
     """Training processes in parallel (one torch thread each)."""
 
     def __post_init__(self) -> None:
-        """Reject unknown schemes or algorithms and empty settings, naming the field."""
-        from rewardgym.agents.offline.factory import ALGORITHMS
-
-        unknown = [s for s in self.schemes if s not in SCHEMES]
-        if unknown:
-            raise ValueError(f"EmbodiedBenchConfig.schemes has {unknown}: use {tuple(SCHEMES)}")
-        bad = [a for a in self.algorithms if a not in ALGORITHMS]
-        if bad:
-            raise ValueError(f"EmbodiedBenchConfig.algorithms has {bad}: use {ALGORITHMS}")
+        """Reject unknown modes, empty settings and test splits in validation, naming the field."""
+        if self.mode not in ("final", "tune"):
+            raise ValueError(f"EmbodiedBenchConfig.mode={self.mode!r}: use 'final' or 'tune'")
+        if not self.rows:
+            raise ValueError("EmbodiedBenchConfig.rows is empty: give at least one row")
+        for name in self.rows:
+            Row.parse(name)
         if not self.seeds:
             raise ValueError("EmbodiedBenchConfig.seeds is empty: give at least one seed")
-        for name in ("episodes", "n_steps", "batch_size", "workers", "latency_steps"):
+        if set(self.validation.splits) != {"validation"}:
+            raise ValueError(
+                "EmbodiedBenchConfig.validation must play the 'validation' split only: test "
+                "instructions and the shifted layout are read only for the final tables"
+            )
+        for name in ("workers", "latency_steps", "bootstrap"):
             if getattr(self, name) < 1:
                 raise ValueError(f"EmbodiedBenchConfig.{name}={getattr(self, name)}: use >= 1")
+
+    @property
+    def row_specs(self) -> tuple[Row, ...]:
+        """The rows as ``Row`` objects."""
+        return tuple(Row.parse(name) for name in self.rows)
+
+    def tuned_for(self, row: Row) -> Tuned:
+        """The tuned values of ``row`` (the library defaults if none were recorded)."""
+        for item in self.tuned:
+            if (item.algorithm, item.reward) == (row.algorithm, row.reward):
+                return item
+        return Tuned(row.algorithm, row.reward)
 
     def replace(self, **changes: object) -> EmbodiedBenchConfig:
         """A copy with ``changes`` applied (and checked)."""
@@ -116,16 +234,25 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     "quick": EmbodiedBenchConfig(),
     "paper": EmbodiedBenchConfig(
         name="paper",
-        episodes=8000,
-        seeds=(0, 1, 2),
-        n_steps=20_000,
-        learning_rate=1e-4,
-        instructions_per_task=5,
+        collect=CollectConfig(),
+        training=OfflineConfig(n_steps=20_000, batch_size=256),
         latency_steps=200,
         judge_policy_instructions=5,
     ),
 }
-"""``quick``: fits 15 minutes on 2 CPU cores; ``paper``: COREN's data size, lr and test set."""
+"""``quick``: fits 15 minutes on 2 CPU cores; ``paper``: COREN's data size and test set."""
 
 
-__all__ = ["PRESETS", "SCHEMES", "SCHEME_HELP", "EmbodiedBenchConfig"]
+__all__ = [
+    "ALGORITHMS",
+    "COREN_ROWS",
+    "COREN_SCHEMES",
+    "PRESETS",
+    "REFERENCE_ROWS",
+    "REWARDS",
+    "REWARD_HELP",
+    "EmbodiedBenchConfig",
+    "Row",
+    "TuneGrid",
+    "Tuned",
+]

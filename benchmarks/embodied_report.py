@@ -1,58 +1,108 @@
-"""Tables, plots and diagnostics of the embodied suite (``rewardgym bench embodied``).
+"""Rows, intervals, tables, plots and the judge-as-policy baseline of the embodied suite.
 
-Besides rendering, this module gathers the evidence behind the suite's honest question, does
-COREN's dense reward beat the sparse one with the same algorithm: per-scheme reward statistics
-on expert, perturbed and impossible steps, and whether failed trajectories out-earn successful
-ones (a dense reward that pays per step can make a long failure worth more than a quick
-success).
+``aggregate`` turns per-seed, per-episode results into the public rows of ``results.json``:
+``algorithm``, ``reward``, ``split``, ``sr``, ``cgc``, ``plan`` (percent) and ``sr_ci`` (and
+``cgc_ci``, ``plan_ci``), 95% intervals over seeds and episodes
+(``rewardgym.benchmarks.embodied_stats``). ``tune_summary`` picks each row's values on the
+validation split. The rest renders.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rewardgym.benchmarks.embodied_stats import intervals_overlap, seed_episode_interval
 from rewardgym.benchmarks.tables import markdown_table
 
 if TYPE_CHECKING:
-    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
+    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig, Row, Tuned
+
+_FIELDS = {"sr": "success", "cgc": "cgc", "plan": "plan"}
 
 
-def reward_diagnostics(dirs: dict[str, Path]) -> dict[str, dict[str, float]]:
-    """Per scheme: mean reward of expert, perturbed and impossible steps, and return by outcome."""
-    from rewardgym.envs.trajectories import TrajectoryDataset
-
-    out: dict[str, dict[str, float]] = {}
-    cache: dict[Path, dict[str, float]] = {}
-    for scheme, path in dirs.items():
-        if path not in cache:
-            data = TrajectoryDataset.from_dir(path)
-            rewards = np.concatenate([ep.rewards for ep in data])
-            expert = np.concatenate([ep.expert for ep in data])
-            executable = np.concatenate([ep.executable for ep in data])
-            returns = np.array([float(ep.rewards.sum()) for ep in data])
-            success = np.array([ep.success for ep in data])
-            best_success = returns[success].mean() if success.any() else float("nan")
-            cache[path] = {
-                "expert_step": float(rewards[expert].mean()),
-                "perturbed_step": float(rewards[~expert & executable].mean()),
-                "impossible_step": float(rewards[~executable].mean()),
-                "return_success": float(best_success),
-                "return_failure": float(returns[~success].mean())
-                if (~success).any()
-                else float("nan"),
-                "failures_out_earning_mean_success": float(
-                    (returns[~success] > best_success).mean()
-                )
-                if (~success).any()
-                else 0.0,
-                "success_rate": float(success.mean()),
-            }
-        out[scheme] = cache[path]
+def _row_stats(per_seed: Sequence[Mapping[str, Sequence[float]]], resamples: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for metric, field in _FIELDS.items():
+        groups = [np.asarray(run[field], dtype=np.float64) for run in per_seed]
+        out[metric] = 100.0 * float(np.mean(np.concatenate(groups)))
+        low, high = seed_episode_interval(groups, resamples=resamples)
+        out[f"{metric}_ci"] = [100.0 * low, 100.0 * high]
+        out[f"{metric}_seed_std"] = 100.0 * float(np.std([g.mean() for g in groups]))
+    out["episodes"] = int(sum(len(run["success"]) for run in per_seed))
     return out
+
+
+def aggregate(
+    config: EmbodiedBenchConfig,
+    assignment: Mapping[tuple[Row, Tuned, int], str],
+    results: Mapping[str, Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    """One public row per (row, split): metrics over seeds and episodes with 95% intervals."""
+    rows = []
+    for row in config.row_specs:
+        keys = [key for (r, _, _), key in assignment.items() if r == row]
+        tuned = config.tuned_for(row)
+        for split in config.evaluation.splits:
+            per_seed = [results[key]["episodes"][split] for key in keys]
+            entry: dict[str, Any] = {"algorithm": row.algorithm, "reward": row.reward}
+            entry["split"] = split
+            entry.update(_row_stats(per_seed, config.bootstrap))
+            entry["seeds"] = len(keys)
+            entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in keys]))
+            entry["dense_weight"] = tuned.dense_weight
+            entry["learning_rate"] = tuned.learning_rate
+            if row.algorithm == "cql":
+                entry["cql_alpha"] = tuned.cql_alpha
+            if row.algorithm == "iql":
+                entry["iql_weight_temp"] = tuned.iql_weight_temp
+            entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in keys]))
+            rows.append(entry)
+    return rows
+
+
+def tune_summary(
+    config: EmbodiedBenchConfig,
+    assignment: Mapping[tuple[Row, Tuned, int], str],
+    results: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    """Every grid point's validation SR and CGC, and per row the best point (SR, then CGC)."""
+    grid: list[dict[str, Any]] = []
+    best: dict[str, dict[str, Any]] = {}
+    points: dict[tuple[Row, Tuned], list[str]] = {}
+    for (row, tuned, _), key in assignment.items():
+        points.setdefault((row, tuned), []).append(key)
+    for (row, tuned), keys in points.items():
+        episodes = [results[k]["episodes"]["validation"] for k in keys]
+        stats = _row_stats(episodes, config.bootstrap)
+        point = {**asdict(tuned), "sr": stats["sr"], "cgc": stats["cgc"], "sr_ci": stats["sr_ci"]}
+        point["validation_sr"] = stats["sr"]
+        grid.append(point)
+        current = best.get(row.name)
+        if current is None or (point["sr"], point["cgc"]) > (current["sr"], current["cgc"]):
+            best[row.name] = point
+    return {"grid": grid, "best": best}
+
+
+def render_tune(payload: Mapping[str, Any]) -> str:
+    """The chosen values per row, and a ``Tuned(...)`` line to paste into the preset."""
+    table = [{"row": name, **point} for name, point in payload["best"].items()]
+    columns = ["row", "dense_weight", "learning_rate", "cql_alpha", "iql_weight_temp", "sr", "cgc"]
+    lines = ["### Chosen on validation (best SR, then CGC)", "", markdown_table(table, columns)]
+    lines += ["", "```python"]
+    for point in payload["best"].values():
+        lines.append(
+            f"Tuned({point['algorithm']!r}, {point['reward']!r}, "
+            f"dense_weight={point['dense_weight']}, learning_rate={point['learning_rate']}, "
+            f"cql_alpha={point['cql_alpha']}, iql_weight_temp={point['iql_weight_temp']}, "
+            f"validation_sr={point['sr']:.1f}),"
+        )
+    lines.append("```")
+    return "\n".join(lines)
 
 
 def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
@@ -64,9 +114,16 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     )
     from rewardgym.agents.judge_policy import JudgePolicy
     from rewardgym.agents.labelling.coren import resolve_judge
+    from rewardgym.envs.household.v1 import ACTION_NAMES
 
-    policy = JudgePolicy(resolve_judge(config.judge), n_prompts=config.n_prompts)
-    latency = measure_latency(policy, steps=config.latency_steps)
+    env_id = config.collect.env
+    policy = JudgePolicy(
+        resolve_judge(config.judge),
+        n_prompts=config.n_prompts,
+        env_id=env_id,
+        action_names=ACTION_NAMES,
+    )
+    latency = measure_latency(policy, env_id=env_id, steps=config.latency_steps)
     out: dict[str, Any] = {
         "judge": config.judge,
         "latency": latency,
@@ -74,202 +131,181 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     }
     if config.judge_policy_instructions > 0:
         evaluation = EvalConfig(
-            instructions_per_task=config.judge_policy_instructions, layouts=("default",)
+            env_id=env_id,
+            splits=("fine",),
+            instructions_per_task=config.judge_policy_instructions,
         )
-        out["metrics"] = evaluate_household(policy, evaluation)
+        out["metrics"] = {k: v.percent() for k, v in evaluate_household(policy, evaluation).items()}
     return out
 
 
-def sparse_vs_coren(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per algorithm: held-out SR of the sparse and the COREN reward, averaged over settings."""
-    out: dict[str, dict[str, float]] = {}
-    for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
-        by_scheme = {r["scheme"]: r for r in rows if r["algorithm"] == algorithm}
-        if "sparse" not in by_scheme or "coren" not in by_scheme:
+def oracle_vs_sparse(rows: Sequence[Mapping[str, Any]], split: str = "fine") -> dict[str, Any]:
+    """CQL on the oracle reward against sparse CQL and BC on one split: the setting's check."""
+    by = {(r["algorithm"], r["reward"]): r for r in rows if r["split"] == split}
+    oracle, sparse, bc = (
+        by.get(("cql", "oracle")),
+        by.get(("cql", "sparse")),
+        by.get(("bc", "none")),
+    )
+    if oracle is None or sparse is None:
+        return {}
+    out: dict[str, Any] = {
+        "split": split,
+        "oracle_sr": oracle["sr"],
+        "sparse_sr": sparse["sr"],
+        "oracle_minus_sparse": oracle["sr"] - sparse["sr"],
+        "intervals_overlap": intervals_overlap(oracle["sr_ci"], sparse["sr_ci"]),
+    }
+    if bc is not None:
+        out["bc_sr"] = bc["sr"]
+        out["oracle_minus_bc"] = oracle["sr"] - bc["sr"]
+    span = oracle["sr"] - sparse["sr"]
+    coren = {
+        r["reward"]: (r["sr"] - sparse["sr"]) / span if span else float("nan")
+        for (alg, _), r in by.items()
+        if alg == "cql" and r["reward"] not in ("sparse", "oracle")
+    }
+    out["coren_position"] = coren
+    """Where each COREN scheme lands between sparse (0) and oracle (1) CQL."""
+    return out
+
+
+def _split_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> str:
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        if r["split"] not in splits:
             continue
-        entry = {}
-        for scheme in ("sparse", "coren"):
-            row = by_scheme[scheme]
-            srs = [v for k, v in row.items() if k.endswith("/sr")]
-            entry[f"{scheme}_sr"] = float(np.mean(srs))
-        entry["coren_minus_sparse"] = entry["coren_sr"] - entry["sparse_sr"]
-        out[algorithm] = entry
-    return out
+        entry = table.setdefault((r["algorithm"], r["reward"]), {"algorithm": r["algorithm"]})
+        entry["reward"] = r["reward"]
+        lo, hi = r["sr_ci"]
+        entry[f"{r['split']} SR"] = f"{r['sr']:.1f} [{lo:.1f}, {hi:.1f}]"
+        entry[f"{r['split']} CGC"] = r["cgc"]
+        entry[f"{r['split']} Plan"] = r["plan"]
+    columns = ["algorithm", "reward"]
+    for split in splits:
+        columns += [f"{split} SR", f"{split} CGC", f"{split} Plan"]
+    return markdown_table(list(table.values()), columns, digits=1)
 
 
-def _metric_columns(layout: str) -> tuple[list[str], list[str]]:
-    columns, headers = [], []
-    for kind, short in (("fine-grained", "fine"), ("abstract", "abstr")):
-        for metric in ("sr", "cgc", "plan"):
-            columns.append(f"{kind}/{layout}/{metric}")
-            headers.append(f"{short} {metric.upper() if metric == 'sr' else metric.title()}")
-    return columns, headers
-
-
-def render_markdown(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
-    """The suite's Markdown report: main and cross-domain tables, labelling, latency, timings."""
-    config = meta["config"]
+def render_markdown(payload: Mapping[str, Any]) -> str:
+    """The suite's Markdown report: main and cross-domain tables, the check, data, timings."""
+    rows, meta, config = payload["rows"], payload["meta"], payload["config"]
+    data = payload["data"]
     parts = [
-        f"## Embodied suite ({config['name']}): Household, {config['episodes']} trajectories, "
-        f"seeds {config['seeds']}, {config['n_steps']} steps, judge {config['judge']}",
+        f"## Embodied suite ({config['name']}): Household-v1, {data['episodes']} trajectories "
+        f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
+        f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
         "",
-        "SR / CGC / Plan in percent on held-out instructions, mean over seeds "
-        "(COREN Tables 1 and 3 in shape). `shared` names the row whose agents were reused "
-        "(identical rewards; DiscreteBC ignores rewards).",
+        "SR [95% interval over seeds and episodes] / CGC / Plan in percent on held-out "
+        "instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
+        f"{meta.get('tuned_source', '')}.",
+        "",
+        "### Default layout",
+        "",
+        _split_table(rows, ("fine", "abstract")),
+        "",
+        "### Shifted layout (cross-domain)",
+        "",
+        _split_table(rows, ("shifted-fine", "shifted-abstract")),
     ]
-    for layout, title in (
-        ("default", "Default layout"),
-        ("shifted", "Shifted layout (cross-domain, Table 5)"),
-    ):
-        columns, headers = _metric_columns(layout)
-        if not rows or f"fine-grained/{layout}/sr" not in rows[0]:
-            continue
-        parts += ["", f"### {title}", ""]
-        parts.append(
-            markdown_table(
-                rows,
-                ["algorithm", "scheme", *columns, "shared_with"],
-                headers=["algorithm", "reward", *headers, "shared"],
-                digits=1,
-            )
-        )
-    comparison = meta.get("sparse_vs_coren", {})
-    if comparison:
-        parts += ["", "### COREN vs sparse reward (SR, mean over the four held-out settings)", ""]
-        table = [{"algorithm": k, **v} for k, v in comparison.items()]
-        parts.append(
-            markdown_table(
-                table,
-                ["algorithm", "sparse_sr", "coren_sr", "coren_minus_sparse"],
-                headers=["algorithm", "sparse SR", "COREN SR", "COREN - sparse"],
-                digits=1,
-            )
-        )
-    reports = meta.get("label_reports", {})
-    if reports:
-        parts += [
-            "",
-            "### Labelling: held-out correlation of the normalised return with success",
-            "",
-        ]
-        table = [
-            {
-                "ablation": k,
-                "corr": v["heldout_correlation"],
-                "calls": v["judge_calls"],
-                "hits": v["cache_hits"],
-            }
-            for k, v in reports.items()
-        ]
-        parts.append(markdown_table(table, ["ablation", "corr", "calls", "hits"], digits=3))
+    check = oracle_vs_sparse(rows)
+    if check:
+        parts += ["", "### Does a good dense reward matter here? (CQL, held-out fine)", ""]
+        line = {k: v for k, v in check.items() if k != "coren_position"}
+        parts.append(markdown_table([line], list(line), digits=1))
+        if check["coren_position"]:
+            parts += ["", "COREN schemes between sparse (0) and oracle (1):", ""]
+            table = [{"reward": k, "position": v} for k, v in check["coren_position"].items()]
+            parts.append(markdown_table(table, ["reward", "position"], digits=2))
     diagnostics = meta.get("reward_diagnostics", {})
     if diagnostics:
-        parts += ["", "### Reward diagnostics on the training data", ""]
-        table = [{"scheme": k, **v} for k, v in diagnostics.items()]
-        parts.append(
-            markdown_table(
-                table,
-                [
-                    "scheme",
-                    "expert_step",
-                    "perturbed_step",
-                    "impossible_step",
-                    "return_success",
-                    "return_failure",
-                    "failures_out_earning_mean_success",
-                ],
-                headers=[
-                    "scheme",
-                    "expert step",
-                    "perturbed step",
-                    "impossible step",
-                    "return (success)",
-                    "return (failure)",
-                    "failures > mean success",
-                ],
-                digits=2,
-            )
-        )
-    parts += ["", "### Per-action latency (one observation at a time)", ""]
-    latency_rows = [
-        {"policy": f"trained agent ({key})", **value}
-        for key, value in meta.get("agent_latency", {}).items()
-    ]
+        parts += ["", "### Dense rewards on the training data (mean per step, return)", ""]
+        table = [{"reward": k, **v} for k, v in diagnostics.items()]
+        parts.append(markdown_table(table, ["reward", *next(iter(diagnostics.values()))], digits=3))
+    reports = meta.get("label", {}).get("reports", {})
+    if reports:
+        parts += ["", "### COREN labelling: held-out return-success correlation", ""]
+        table = [
+            {"ablation": k, "corr": v["heldout_correlation"], "judge_calls": v["judge_calls"]}
+            for k, v in reports.items()
+        ]
+        parts.append(markdown_table(table, ["ablation", "corr", "judge_calls"], digits=3))
+    latency = [{"policy": f"agent ({k})", **v} for k, v in meta.get("agent_latency", {}).items()]
     judge = meta.get("judge_policy", {})
     if judge:
-        latency_rows.append(
-            {
-                "policy": f"judge-as-policy ({judge['judge']}, {judge['requests_per_action']} ratings/action)",
-                **judge["latency"],
-            }
+        name = f"judge-as-policy ({judge['judge']}, {judge['requests_per_action']} ratings/action)"
+        latency.append({"policy": name, **judge["latency"]})
+    if latency:
+        parts += ["", "### Per-action latency (one observation at a time)", ""]
+        parts.append(
+            markdown_table(latency, ["policy", "median_ms", "p90_ms", "mean_ms"], digits=2)
         )
-    parts.append(
-        markdown_table(latency_rows, ["policy", "median_ms", "p90_ms", "mean_ms"], digits=2)
-    )
-    if judge.get("metrics"):
-        table = [{"setting": k, **v} for k, v in judge["metrics"].items()]
-        parts += ["", "Judge-as-policy in the simulator:", ""]
-        parts.append(markdown_table(table, ["setting", "sr", "cgc", "plan", "n"], digits=1))
     timings = meta.get("timings_seconds", {})
-    parts += ["", "### Wall time (seconds)", ""]
-    parts.append(markdown_table([timings], list(timings), digits=1))
+    parts += ["", "### Wall time (seconds)", "", markdown_table([timings], list(timings), digits=1)]
     return "\n".join(parts)
 
 
-def plot_results(rows: Sequence[dict[str, Any]], meta: dict[str, Any], out: Path) -> list[Path]:
-    """Bar charts: held-out SR per scheme and algorithm (default layout), and latency (log scale)."""
+def plot_results(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
+    """A bar chart of SR with its interval per row, on the fine and abstract splits."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    paths = []
-    algorithms = list(dict.fromkeys(r["algorithm"] for r in rows))
-    schemes = list(dict.fromkeys(r["scheme"] for r in rows))
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
-    width = 0.8 / max(len(algorithms), 1)
-    for ax, kind in zip(axes, ("fine-grained", "abstract"), strict=True):
-        for i, algorithm in enumerate(algorithms):
-            values = [
-                next(
-                    (
-                        r.get(f"{kind}/default/sr", 0.0)
-                        for r in rows
-                        if r["scheme"] == s and r["algorithm"] == algorithm
-                    ),
-                    0.0,
-                )
-                for s in schemes
+    names = list(dict.fromkeys(f"{r['algorithm']}/{r['reward']}" for r in rows))
+    fig, axes = plt.subplots(1, 2, figsize=(max(8, len(names) * 0.6), 4), sharey=True)
+    for ax, split in zip(axes, ("fine", "abstract"), strict=True):
+        picked = {f"{r['algorithm']}/{r['reward']}": r for r in rows if r["split"] == split}
+        values = [picked[n]["sr"] if n in picked else 0.0 for n in names]
+        errors = np.array(
+            [
+                [v - picked[n]["sr_ci"][0], picked[n]["sr_ci"][1] - v] if n in picked else [0, 0]
+                for n, v in zip(names, values, strict=True)
             ]
-            ax.bar(np.arange(len(schemes)) + i * width, values, width, label=algorithm)
-        ax.set_xticks(np.arange(len(schemes)) + width * (len(algorithms) - 1) / 2)
-        ax.set_xticklabels(schemes, rotation=45, ha="right")
-        ax.set_title(f"held-out {kind}, default layout")
+        ).T
+        ax.bar(np.arange(len(names)), values, yerr=errors, capsize=3)
+        ax.set_xticks(np.arange(len(names)))
+        ax.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
+        ax.set_title(f"held-out {split}, default layout")
         ax.set_ylabel("SR (%)")
-    axes[0].legend()
     fig.tight_layout()
-    paths.append(out / "sr_by_scheme.png")
-    fig.savefig(paths[-1], dpi=100)
+    fig.savefig(path, dpi=100, format="png")
     plt.close(fig)
-    latency = {k.split(",")[0]: v["median_ms"] for k, v in meta.get("agent_latency", {}).items()}
-    if meta.get("judge_policy"):
-        latency["judge-as-policy"] = meta["judge_policy"]["latency"]["median_ms"]
-    if latency:
-        fig, ax = plt.subplots(figsize=(5, 3))
-        ax.bar(list(latency), list(latency.values()))
-        ax.set_yscale("log")
-        ax.set_ylabel("median ms per action")
-        fig.tight_layout()
-        paths.append(out / "latency.png")
-        fig.savefig(paths[-1], dpi=100)
-        plt.close(fig)
-    return paths
+    return path
+
+
+def write_all(root: Path, payload: dict[str, Any]) -> None:
+    """results.json (``rows``, ``data``, ``meta``, ``config``), .csv, .md and the plot, atomically."""
+    import csv
+    import io
+    import json
+
+    from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
+
+    root.mkdir(parents=True, exist_ok=True)
+    payload["meta"]["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
+    write_json_atomic(root / "results.json", payload)
+    columns: list[str] = []
+    for row in payload["rows"]:
+        columns.extend(k for k in row if k not in columns)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns)
+    writer.writeheader()
+    for row in payload["rows"]:
+        writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in row.items()})
+    write_atomic(root / "results.csv", buffer.getvalue())
+    write_atomic(root / "results.md", render_markdown(payload) + "\n")
+    with atomic_path(root / "sr_by_row.png") as tmp:
+        plot_results(payload["rows"], tmp)
 
 
 __all__ = [
+    "aggregate",
     "judge_baseline",
+    "oracle_vs_sparse",
     "plot_results",
     "render_markdown",
-    "reward_diagnostics",
-    "sparse_vs_coren",
+    "render_tune",
+    "tune_summary",
+    "write_all",
 ]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 SHOP_SESSION_ID = "rewardgym/ShopSession-v0"
-HOUSEHOLD_ID = "rewardgym/Household-v0"
+HOUSEHOLD_V0_ID = "rewardgym/Household-v0"
+HOUSEHOLD_ID = "rewardgym/Household-v1"
 TRAJECTORY_REPLAY_ID = "rewardgym/TrajectoryReplay-v0"
 BABYAI_TEXT_LEVELS = ("GoToLocal", "PickupLoc", "PutNextLocal")
 
@@ -23,7 +24,8 @@ def _register_all() -> None:
     if SHOP_SESSION_ID in registry:
         return
     register(id=SHOP_SESSION_ID, entry_point="rewardgym.envs.shopping.env:ShopSessionEnv")
-    register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.env:HouseholdEnv")
+    register(id=HOUSEHOLD_V0_ID, entry_point="rewardgym.envs.household.env:HouseholdEnv")
+    register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.v1.env:HouseholdV1Env")
     register(
         id=TRAJECTORY_REPLAY_ID,
         entry_point="rewardgym.envs.trajectories.replay:TrajectoryReplayEnv",
@@ -47,6 +49,7 @@ def rewardgym_ids() -> list[str]:
 __all__ = [
     "BABYAI_TEXT_LEVELS",
     "HOUSEHOLD_ID",
+    "HOUSEHOLD_V0_ID",
     "SHOP_SESSION_ID",
     "TRAJECTORY_REPLAY_ID",
     "babyai_text_id",

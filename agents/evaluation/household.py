@@ -1,10 +1,13 @@
 """Evaluate an embodied policy in the household simulator: SR, CGC, Plan and per-action latency.
 
-``evaluate_household`` runs every held-out instruction of every task in each requested
-instruction kind and layout, all episodes of a setting in lock-step so that the policy sees
-one batch per step, and scores each episode with the pure metrics of
-``rewardgym.envs.household.metrics`` against the expert's plan from the episode's first
-state. ``measure_latency`` times single decisions, the setting of an agent that acts live.
+``evaluate_household`` plays every requested split: held-out ``fine`` and ``abstract``
+instructions in the default layout, the same in the ``shifted`` layout, and ``validation``
+(training instructions on episodes, that is placements and start rooms, drawn from seeds no
+data set uses), all episodes of a split in lock-step so that the policy sees one batch per
+step. Each episode is scored with the pure metrics of ``rewardgym.envs.household.metrics``
+against the expert's reference plan from the episode's first state; per-episode scores are
+kept so that a benchmark can put intervals over seeds and episodes. ``measure_latency`` times
+single decisions, the setting of an agent that acts live.
 """
 
 from __future__ import annotations
@@ -15,21 +18,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import gymnasium as gym
 import numpy as np
 
-from rewardgym.envs.household import (
-    INSTRUCTION_KINDS,
-    LAYOUTS,
-    TASKS,
-    EpisodeScore,
-    HouseholdEnv,
-    instructions_for,
-    score_episode,
-    summarize,
-)
+from rewardgym.envs.household.metrics import EpisodeScore, score_episode, summarize
 
-HELD_OUT_KINDS: tuple[str, ...] = tuple(k for k in INSTRUCTION_KINDS if k != "train")
-"""The held-out instruction splits: fine-grained and abstract."""
+SPLITS: dict[str, tuple[str, str]] = {
+    "validation": ("train", "default"),
+    "fine": ("fine", "default"),
+    "abstract": ("abstract", "default"),
+    "shifted-fine": ("fine", "shifted"),
+    "shifted-abstract": ("abstract", "shifted"),
+}
+"""Evaluation split -> (instruction split, layout)."""
+TEST_SPLITS: tuple[str, ...] = ("fine", "abstract", "shifted-fine", "shifted-abstract")
+"""The held-out splits, read only for the final tables."""
+_V0_KINDS = {"fine": "fine-grained", "abstract": "abstract", "train": "train"}
 
 
 class BatchPolicy(Protocol):
@@ -44,50 +48,53 @@ class BatchPolicy(Protocol):
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """Which held-out episodes to run (COREN: 25 tasks x 5 instructions per kind)."""
+    """Which episodes to play (COREN: 25 tasks x 5 held-out instructions per kind)."""
 
-    kinds: tuple[str, ...] = HELD_OUT_KINDS
-    """Instruction splits to test: "fine-grained", "abstract" (never "train")."""
-    layouts: tuple[str, ...] = LAYOUTS
-    """Layouts to test: "default" and the cross-domain "shifted"."""
+    env_id: str = "rewardgym/Household-v1"
+    """The household env: rewardgym/Household-v1 (or -v0)."""
+    splits: tuple[str, ...] = TEST_SPLITS
+    """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"."""
     instructions_per_task: int = 5
-    """Held-out instructions per task and kind (1..5; COREN uses all 5)."""
+    """Instructions per task and split (1..5; COREN uses all 5)."""
+    episodes_per_instruction: int = 1
+    """Episodes (placements and start rooms) per instruction."""
     tasks: tuple[int, ...] | None = None
-    """Task ids to test (all 25 when ``None``)."""
-    max_steps: int = 20
-    """Step limit of an evaluation episode."""
+    """Task ids to play (all 25 when ``None``)."""
+    max_steps: int | None = None
+    """Step limit of an episode (``None``: the env's own)."""
     seed: int = 0
-    """Seed of the start rooms."""
+    """Seed of the episodes' placements and start rooms."""
 
     def __post_init__(self) -> None:
-        """Reject splits, layouts and counts the simulator does not have."""
-        for kind in self.kinds:
-            if kind not in HELD_OUT_KINDS:
-                raise ValueError(f"EvalConfig.kinds has {kind!r}: use {HELD_OUT_KINDS}")
-        for layout in self.layouts:
-            if layout not in LAYOUTS:
-                raise ValueError(f"EvalConfig.layouts has {layout!r}: use {LAYOUTS}")
+        """Reject splits and counts the simulator does not have."""
+        for split in self.splits:
+            if split not in SPLITS:
+                raise ValueError(f"EvalConfig.splits has {split!r}: use {tuple(SPLITS)}")
         if not 1 <= self.instructions_per_task <= 5:
             raise ValueError(
                 f"EvalConfig.instructions_per_task={self.instructions_per_task}: use 1..5"
             )
+        if self.episodes_per_instruction < 1:
+            raise ValueError(
+                f"EvalConfig.episodes_per_instruction={self.episodes_per_instruction}: use >= 1"
+            )
 
 
 @dataclass
-class SettingResult:
-    """The scores of one (instruction kind, layout) setting."""
+class SplitResult:
+    """The per-episode scores of one split."""
 
-    kind: str
-    layout: str
+    split: str
     scores: list[EpisodeScore] = field(default_factory=list)
     actions: list[list[int]] = field(default_factory=list)
+    tasks: list[int] = field(default_factory=list)
     seconds: float = 0.0
 
     def percent(self) -> dict[str, float]:
         """Mean SR, CGC and Plan in percent, the episode count ``n`` and two behaviour traces.
 
         ``steps`` is the mean episode length and ``repeats`` the percentage of actions equal to
-        the action just before them (a policy stuck on one rewarding action shows up here).
+        the action just before them (a policy stuck on one action shows up here).
         """
         summary = summarize(self.scores)
         pairs = sum(max(len(a) - 1, 0) for a in self.actions)
@@ -101,30 +108,51 @@ class SettingResult:
             "repeats": 100.0 * repeats / pairs if pairs else 0.0,
         }
 
+    def episodes(self) -> dict[str, list[float]]:
+        """Per-episode success (0/1), CGC and Plan as fractions, and the task ids."""
+        return {
+            "success": [float(s.success) for s in self.scores],
+            "cgc": [s.cgc for s in self.scores],
+            "plan": [s.plan for s in self.scores],
+            "task": [float(t) for t in self.tasks],
+        }
 
-def episode_starts(config: EvalConfig, layout: str, kind: str) -> list[dict[str, Any]]:
-    """The reset options of every episode of one setting: task, instruction and start room."""
-    tasks = config.tasks if config.tasks is not None else tuple(t.id for t in TASKS)
-    rng = np.random.default_rng([config.seed, LAYOUTS.index(layout), INSTRUCTION_KINDS.index(kind)])
+
+def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
+    kind, layout = SPLITS[split]
+    if config.env_id.endswith("-v0"):
+        kind = _V0_KINDS[kind]
+    kwargs: dict[str, Any] = {"layout": layout, "instructions": kind}
+    if config.max_steps is not None:
+        kwargs["max_steps"] = config.max_steps
+    return gym.make(config.env_id, **kwargs).unwrapped
+
+
+def episode_starts(config: EvalConfig, split: str) -> list[tuple[int, dict[str, Any]]]:
+    """The (seed, reset options) of every episode of one split: task, instruction, repeat."""
+    env = _make(config, split)
+    n_tasks = len(getattr(env, "task_ids", ()))
+    tasks = config.tasks if config.tasks is not None else tuple(range(n_tasks))
+    root = np.random.SeedSequence([config.seed, list(SPLITS).index(split), 7919])
     starts = []
     for task in tasks:
-        count = min(config.instructions_per_task, len(instructions_for(task, kind)))
-        for index in range(count):
-            starts.append({"task": task, "instruction": index, "room": int(rng.integers(4))})
+        for index in range(config.instructions_per_task):
+            for repeat in range(config.episodes_per_instruction):
+                seq = np.random.SeedSequence(root.entropy, spawn_key=(task, index, repeat))
+                seed = int(seq.generate_state(1)[0])
+                starts.append((seed, {"task": task, "instruction": index}))
     return starts
 
 
-def run_setting(policy: BatchPolicy, config: EvalConfig, layout: str, kind: str) -> SettingResult:
-    """Play every episode of one setting in lock-step and score it."""
+def run_split(policy: BatchPolicy, config: EvalConfig, split: str) -> SplitResult:
+    """Play every episode of one split in lock-step and score it."""
     start = time.perf_counter()
-    starts = episode_starts(config, layout, kind)
-    envs = [
-        HouseholdEnv(layout=layout, instructions=kind, max_steps=config.max_steps) for _ in starts
-    ]
+    starts = episode_starts(config, split)
+    envs = [_make(config, split) for _ in starts]
     observations: list[dict[str, Any]] = []
     instructions: list[str] = []
-    for env, options in zip(envs, starts, strict=True):
-        obs, info = env.reset(seed=config.seed, options=options)
+    for env, (seed, options) in zip(envs, starts, strict=True):
+        obs, info = env.reset(seed=seed, options=options)
         observations.append(obs)
         instructions.append(str(info["instruction"]))
     actions: list[list[int]] = [[] for _ in envs]
@@ -134,37 +162,35 @@ def run_setting(policy: BatchPolicy, config: EvalConfig, layout: str, kind: str)
             [observations[i] for i in active], [instructions[i] for i in active]
         )
         still = []
-        for i, action in zip(active, chosen.tolist(), strict=True):
+        for i, action in zip(active, np.asarray(chosen).tolist(), strict=True):
             obs, _, terminated, truncated, _ = envs[i].step(int(action))
             observations[i] = obs
             actions[i].append(int(action))
             if not (terminated or truncated):
                 still.append(i)
         active = still
-    result = SettingResult(kind, layout, actions=actions)
-    for env, taken in zip(envs, actions, strict=True):
-        result.scores.append(score_episode(env.goal_flags(), taken, env.reference_plan))
+    result = SplitResult(split, actions=actions)
+    for env, taken, (_, options) in zip(envs, actions, starts, strict=True):
+        base: Any = env
+        result.scores.append(score_episode(base.goal_flags(), taken, base.reference_plan))
+        result.tasks.append(int(options["task"]))
     result.seconds = time.perf_counter() - start
     return result
 
 
 def evaluate_household(
     policy: BatchPolicy, config: EvalConfig | None = None
-) -> dict[str, dict[str, float]]:
-    """SR, CGC and Plan in percent for every ``"<kind>/<layout>"`` setting of ``config``."""
+) -> dict[str, SplitResult]:
+    """The per-episode results of ``policy`` on every split of ``config``."""
     config = config or EvalConfig()
-    out = {}
-    for layout in config.layouts:
-        for kind in config.kinds:
-            out[f"{kind}/{layout}"] = run_setting(policy, config, layout, kind).percent()
-    return out
+    return {split: run_split(policy, config, split) for split in config.splits}
 
 
 def measure_latency(
     policy: BatchPolicy,
+    *,
+    env_id: str = "rewardgym/Household-v1",
     steps: int = 100,
-    layout: str = "default",
-    kind: str = "fine-grained",
     seed: int = 0,
     warmup: int = 3,
 ) -> dict[str, float]:
@@ -174,7 +200,7 @@ def measure_latency(
     (batch of one), after ``warmup`` untimed decisions. Returns the median, the 90th
     percentile, the mean and the number of timed decisions.
     """
-    env = HouseholdEnv(layout=layout, instructions=kind)
+    env = _make(EvalConfig(env_id=env_id), "fine")
     rng = np.random.default_rng(seed)
     times: list[float] = []
     obs, info = env.reset(seed=seed)
@@ -215,14 +241,36 @@ class RandomPolicy:
         return self.rng.integers(self.n_actions, size=len(observations))
 
 
+def random_executable_success(
+    config: EvalConfig, *, split: str = "validation", seed: int = 0
+) -> float:
+    """The share of ``split``'s episodes a random executable policy finishes successfully."""
+    rng = np.random.default_rng(seed)
+    wins = 0
+    starts = episode_starts(config, split)
+    for episode_seed, options in starts:
+        env: Any = _make(config, split)
+        env.reset(seed=episode_seed, options=options)
+        done = False
+        info: dict[str, Any] = {}
+        while not done:
+            choices = env.executable_actions()
+            _, _, terminated, truncated, info = env.step(int(choices[rng.integers(len(choices))]))
+            done = terminated or truncated
+        wins += bool(info.get("success", False))
+    return wins / len(starts)
+
+
 __all__ = [
-    "HELD_OUT_KINDS",
+    "SPLITS",
+    "TEST_SPLITS",
     "BatchPolicy",
     "EvalConfig",
     "RandomPolicy",
-    "SettingResult",
+    "SplitResult",
     "episode_starts",
     "evaluate_household",
     "measure_latency",
-    "run_setting",
+    "random_executable_success",
+    "run_split",
 ]

@@ -4,10 +4,11 @@
 on disk, so a killed run resumes without repeating a call) and computes the three terms;
 ``dense_rewards`` turns the terms into one reward per step for an ablation, training the
 orchestrator on the training share of trajectories; ``label_dataset`` does both and writes a
-NEW data set (same Arrow + Minari format, rewards replaced) without touching its input;
-``label_ablations`` asks the judges once and writes one data set per ablation. Outputs are
-checked before the first judge call and renamed into place only when complete; a run whose
-judge calls all failed stops with :class:`LabellingError` and writes nothing.
+NEW data set (same Arrow + Minari format, the dense reward in a column beside the success
+reward) without touching its input; ``label_ablations`` asks the judges once and writes one
+data set per ablation. Outputs are checked before the first judge call and renamed into place
+only when complete; a run whose judge calls all failed stops with :class:`LabellingError` and
+writes nothing.
 """
 
 from __future__ import annotations

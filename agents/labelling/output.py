@@ -54,8 +54,12 @@ def write_labelled_into(
     orchestrator: Orchestrator | None,
     minari: bool,
 ) -> None:
-    """Write the relabelled data set and its ``coren/`` files into the empty ``directory``."""
-    relabelled = judged.data.with_rewards(rewards, source=f"coren:{report.ablation}")
+    """Write the relabelled data set and its ``coren/`` files into the empty ``directory``.
+
+    The dense reward goes into its own column; the success reward stays, so training chooses
+    how to compose them (``rewardgym.wrappers.composition``).
+    """
+    relabelled = judged.data.with_dense_rewards(rewards, source=f"coren:{report.ablation}")
     relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
     extras = directory / COREN_DIR
     extras.mkdir(parents=True, exist_ok=True)

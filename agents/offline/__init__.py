@@ -1,12 +1,13 @@
 """Offline agents on d3rlpy: DiscreteCQL, DiscreteBC and our DiscreteIQL, with text-aware encoders.
 
-``train_offline(data, OfflineConfig(algorithm="cql"|"iql"|"bc", encoding=...))`` fits one
-agent on a trajectory data set; ``DiscreteIQLConfig`` is a d3rlpy learnable config in its
+``train_offline(data, OfflineConfig(algorithm=CQLSettings(alpha=...), encoding=...))`` fits
+one agent on a trajectory data set (``IQLSettings``, ``BCSettings`` for the others; the
+registry ``ALGORITHMS`` maps short names to settings classes); ``DiscreteIQLConfig`` is a d3rlpy learnable config in its
 own right (``register_learnable``), so ``d3rlpy.load_learnable`` restores saved models once
 this package's ``iql`` module is imported (accessing ``DiscreteIQLConfig`` does it).
 
 Names load on first access, so ``import rewardgym.agents.offline`` does not pull in torch
-or d3rlpy; the light ``factory`` module (configs) imports nothing heavy either.
+or d3rlpy; the settings and ``config`` modules import nothing heavy either.
 """
 
 from __future__ import annotations
@@ -22,6 +23,16 @@ if TYPE_CHECKING:
         fit_mdp,
         train_offline,
     )
+    from rewardgym.agents.offline.algorithm import AlgorithmSettings
+    from rewardgym.agents.offline.bc import BCSettings
+    from rewardgym.agents.offline.config import (
+        ALGORITHMS,
+        ENCODINGS,
+        OfflineConfig,
+        algorithm_settings,
+        make_algo_config,
+    )
+    from rewardgym.agents.offline.cql import CQLSettings
     from rewardgym.agents.offline.encoders import (
         TokenObservationEncoder,
         TokenTransformerEncoderFactory,
@@ -29,14 +40,8 @@ if TYPE_CHECKING:
         hash_tokens,
         make_observation_encoder,
     )
-    from rewardgym.agents.offline.factory import (
-        ALGORITHM_NAMES,
-        ALGORITHMS,
-        ENCODINGS,
-        OfflineConfig,
-        make_algo_config,
-    )
     from rewardgym.agents.offline.iql import DiscreteIQL, DiscreteIQLConfig
+    from rewardgym.agents.offline.iql_settings import IQLSettings
     from rewardgym.agents.offline.optimizers import FusedAdamFactory
 
 __getattr__ = lazy_exports(
@@ -51,11 +56,15 @@ __getattr__ = lazy_exports(
         "encoder_factory_for": "encoders",
         "hash_tokens": "encoders",
         "make_observation_encoder": "encoders",
-        "ALGORITHMS": "factory",
-        "ALGORITHM_NAMES": "factory",
-        "ENCODINGS": "factory",
-        "OfflineConfig": "factory",
-        "make_algo_config": "factory",
+        "AlgorithmSettings": "algorithm",
+        "BCSettings": "bc",
+        "ALGORITHMS": "config",
+        "ENCODINGS": "config",
+        "OfflineConfig": "config",
+        "algorithm_settings": "config",
+        "make_algo_config": "config",
+        "CQLSettings": "cql",
+        "IQLSettings": "iql_settings",
         "DiscreteIQL": "iql",
         "DiscreteIQLConfig": "iql",
         "FusedAdamFactory": "optimizers",
@@ -65,15 +74,19 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "ALGORITHMS",
-    "ALGORITHM_NAMES",
     "ENCODINGS",
+    "AlgorithmSettings",
+    "BCSettings",
+    "CQLSettings",
     "DiscreteIQL",
     "DiscreteIQLConfig",
     "FusedAdamFactory",
+    "IQLSettings",
     "OfflineAgent",
     "OfflineConfig",
     "TokenObservationEncoder",
     "TokenTransformerEncoderFactory",
+    "algorithm_settings",
     "encoder_factory_for",
     "encoder_for_dataset",
     "fit_mdp",

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
 from rewardgym.agents.offline.encoders import make_observation_encoder
-from rewardgym.agents.offline.factory import OfflineConfig, make_algo_config
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
 from rewardgym.runtime import absolute, atomic_output, torch_threads
@@ -209,10 +209,14 @@ def fit_mdp(
     import d3rlpy
     from d3rlpy.logging import NoopAdapterFactory
 
+    from rewardgym.agents.offline.sampling import vectorise_sampling
+
     quiet_d3rlpy_logs()
     with torch_threads(config.threads):
         d3rlpy.seed(config.seed)
         algo = make_algo_config(config).create(device=False)
+        if not algo.need_returns_to_go:  # the flat sampler carries no returns-to-go
+            vectorise_sampling(mdp)
         algo.build_with_dataset(mdp)
         start = time.perf_counter()
         algo.fit(
@@ -239,11 +243,12 @@ def train_offline(
     """Train ``config``'s algorithm on ``data`` with the rewards it carries.
 
     Example:
+        >>> from rewardgym.agents.offline import BCSettings
         >>> from rewardgym.envs.trajectories import CollectConfig, collect_dataset
         >>> data = collect_dataset(CollectConfig(episodes=10, noise=0.2))
         >>> import contextlib, io
         >>> with contextlib.redirect_stdout(io.StringIO()):  # d3rlpy logs to stdout
-        ...     agent = train_offline(data, OfflineConfig(algorithm="bc", n_steps=5), progress=False)
+        ...     agent = train_offline(data, OfflineConfig(algorithm=BCSettings(), n_steps=5), progress=False)
         >>> agent.name
         'DiscreteBC'
     """

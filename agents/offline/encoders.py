@@ -32,7 +32,7 @@ from d3rlpy.models.encoders import (
 from d3rlpy.models.torch.encoders import Encoder
 from torch import nn
 
-from rewardgym.agents.offline.factory import ENCODINGS
+from rewardgym.agents.offline.config import ENCODINGS
 from rewardgym.agents.offline.optimizers import register_once
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.encoding import ObservationEncoder

@@ -1,7 +1,9 @@
-"""Online agents: Stable-Baselines3 PPO and DQN on Household or BabyAI-text, sparse or COREN reward.
+"""Online agents: Stable-Baselines3 PPO and DQN on Household or BabyAI-text, sparse or dense reward.
 
-The env stack is ``gym.make(env_id)`` -> ``CorenReward`` (only for ``reward="coren"``; it
-needs the raw ``Dict`` observation) -> ``EmbeddingObservation`` -> SB3. ``OnlineAgent`` acts
+The env stack is ``gym.make(env_id)`` -> ``CorenReward`` (``reward="coren"``) or
+``OracleProgressReward`` (``reward="oracle"``, Household-v1 only), both composing the success
+flag with their dense term as ``success + dense_weight * dense`` (the function offline training
+uses), -> ``EmbeddingObservation`` -> SB3. ``OnlineAgent`` acts
 on raw observations through the same encoder, so ``rewardgym.agents.evaluation.household`` scores it
 exactly like an offline agent.
 """
@@ -20,25 +22,26 @@ from rewardgym.agents.online.observation import EmbeddingObservation
 from rewardgym.embeddings import CachedEmbedder
 
 ONLINE_ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
-REWARDS: tuple[str, ...] = ("sparse", "coren")
+REWARDS: tuple[str, ...] = ("sparse", "coren", "oracle")
 
 
 @dataclass(frozen=True)
 class OnlineConfig:
     """One online training run (SB3 defaults except where noted)."""
 
-    env_id: str = "rewardgym/Household-v0"
-    """Registered id: rewardgym/Household-v0 or a rewardgym/BabyAI-*-Text-v0 level."""
+    env_id: str = "rewardgym/Household-v1"
+    """Registered id: rewardgym/Household-v1 (or -v0) or a rewardgym/BabyAI-*-Text-v0 level."""
     algorithm: str = "ppo"
     """"ppo" or "dqn" (Stable-Baselines3)."""
     reward: str = "sparse"
-    """"sparse" (the env's success reward) or "coren" (``CorenReward`` with the embedding judge)."""
+    """"sparse" (the env's success reward), "coren" (``CorenReward`` with the embedding judge) or
+    "oracle" (``OracleProgressReward``, Household-v1)."""
     coren_ablation: str = "average"
     """COREN ablation of the online reward (orchestrated ones need ``orchestrator``)."""
     orchestrator: str | None = None
     """Path of an orchestrator saved by ``rewardgym label coren`` (``OUT/coren/orchestrator.pt``)."""
-    add_env_reward: bool = True
-    """With "coren": add the env's sparse success reward to the dense one."""
+    dense_weight: float = 1.0
+    """lambda: the weight of the dense term beside the success flag ("coren", "oracle")."""
     timesteps: int = 20_000
     """Environment steps of training."""
     encoding: str = "structured"
@@ -62,7 +65,14 @@ def make_online_env(
     config: OnlineConfig, embedder: CachedEmbedder | None = None
 ) -> EmbeddingObservation:
     """The wrapped training env of ``config``: raw env, optional ``CorenReward``, encoder."""
+    from rewardgym.wrappers.composition import RewardComposition
+
     env: gym.Env[Any, Any] = gym.make(config.env_id, **config.env_kwargs)
+    composition = RewardComposition(dense_weight=config.dense_weight)
+    if config.reward == "oracle":
+        from rewardgym.wrappers.oracle import OracleProgressReward
+
+        env = OracleProgressReward(env, composition)
     if config.reward == "coren":
         from rewardgym.wrappers.coren import CorenConfig, CorenReward
         from rewardgym.wrappers.judges import EmbeddingJudge
@@ -73,7 +83,7 @@ def make_online_env(
             judge,
             orchestrator=config.orchestrator,
             config=CorenConfig(ablation=config.coren_ablation),
-            add_env_reward=config.add_env_reward,
+            composition=composition,
         )
     return EmbeddingObservation(env, config.encoding, embedder)
 

@@ -245,7 +245,7 @@ _ABSTRACT: tuple[tuple[str, ...], ...] = (
 )
 
 # One verb set and one sentence pattern per generated variant: 0-2 train, 3-7 held out.
-_VERBS: tuple[dict[str, str], ...] = tuple(
+VERB_SETS: tuple[dict[str, str], ...] = tuple(
     dict(
         zip(
             ("find", "grab", "open", "close", "put_in", "put_on", "switch", "sit"), row, strict=True
@@ -307,7 +307,7 @@ _VERBS: tuple[dict[str, str], ...] = tuple(
         ),
     )
 )
-_PATTERNS: tuple[tuple[str, str, str], ...] = (
+SENTENCE_PATTERNS: tuple[tuple[str, str, str], ...] = (
     ("", ", then ", "."),
     ("First ", ". After that, ", "."),
     ("Please ", " and then ", "."),
@@ -317,26 +317,28 @@ _PATTERNS: tuple[tuple[str, str, str], ...] = (
     ("Go ahead and ", "; when finished, ", "."),
     ("Your steps are: ", ", followed by: ", "."),
 )
-_TRAIN_VARIANTS = (0, 1, 2)
-_HELD_OUT_VARIANTS = (3, 4, 5, 6, 7)
+TRAIN_VARIANTS: tuple[int, ...] = (0, 1, 2)
+HELD_OUT_VARIANTS: tuple[int, ...] = (3, 4, 5, 6, 7)
 
 
-def _clause(pred: Predicate, verbs: dict[str, str], goal: tuple[Predicate, ...]) -> str:
-    obj = OBJECT_NAMES[pred.obj]
-    target = OBJECT_NAMES[pred.target] if pred.target >= 0 else ""
-    kind = pred.kind
+def clause(
+    kind: str, obj: str, target: str, verbs: dict[str, str], *, lidded: bool, close_first: bool
+) -> str:
+    """One goal predicate as an imperative clause, from object names and a verb set.
+
+    ``lidded`` says whether an ``inside`` target must be opened first; ``close_first``
+    whether a ``switched_on`` device holds a load and must be closed before it starts.
+    """
     if kind == "inside":
-        return (
-            f"{verbs['find']} the {obj}, {verbs['grab']} it, {verbs['open']} the {target} "
-            f"and {verbs['put_in']} the {target}"
-        )
+        opening = f"{verbs['open']} the {target} and " if lidded else "and "
+        comma = ", " if lidded else " "
+        return f"{verbs['find']} the {obj}, {verbs['grab']} it{comma}{opening}{verbs['put_in']} the {target}"
     if kind == "on":
         return f"{verbs['find']} the {obj}, {verbs['grab']} it and {verbs['put_on']} the {target}"
     if kind == "held":
         return f"{verbs['find']} the {obj} and {verbs['grab']} it"
     if kind == "switched_on":
-        loaded = any(p.kind == "inside" and p.target == pred.obj for p in goal)
-        close = f"{verbs['close']} the {obj} and " if loaded and OBJECTS[pred.obj].container else ""
+        close = f"{verbs['close']} the {obj} and " if close_first else ""
         return f"{close}{verbs['switch']} the {obj}"
     if kind == "open":
         return f"{verbs['find']} the {obj} and {verbs['open']} it"
@@ -345,12 +347,32 @@ def _clause(pred: Predicate, verbs: dict[str, str], goal: tuple[Predicate, ...])
     return f"{verbs['find']} the {obj} and {verbs['sit']} it"
 
 
+def step_by_step_text(clauses: list[str], variant: int) -> str:
+    """Join clauses with sentence pattern ``variant`` and capitalise the first letter."""
+    prefix, sep, suffix = SENTENCE_PATTERNS[variant]
+    text = prefix + sep.join(clauses) + suffix
+    return text[0].upper() + text[1:]
+
+
+def _clause(pred: Predicate, verbs: dict[str, str], goal: tuple[Predicate, ...]) -> str:
+    target = OBJECT_NAMES[pred.target] if pred.target >= 0 else ""
+    loaded = pred.kind == "switched_on" and any(
+        p.kind == "inside" and p.target == pred.obj for p in goal
+    )
+    return clause(
+        pred.kind,
+        OBJECT_NAMES[pred.obj],
+        target,
+        verbs,
+        lidded=True,
+        close_first=loaded and OBJECTS[pred.obj].container,
+    )
+
+
 def step_by_step_instruction(task: Task, variant: int) -> str:
     """The generated step-by-step instruction number ``variant`` (0-7) for ``task``."""
-    verbs = _VERBS[variant]
-    prefix, sep, suffix = _PATTERNS[variant]
-    text = prefix + sep.join(_clause(p, verbs, task.goal) for p in task.goal) + suffix
-    return text[0].upper() + text[1:]
+    verbs = VERB_SETS[variant]
+    return step_by_step_text([_clause(p, verbs, task.goal) for p in task.goal], variant)
 
 
 @dataclass(frozen=True)
@@ -367,9 +389,9 @@ def _build_instructions() -> tuple[Instruction, ...]:
     rows: list[tuple[int, str, str]] = []
     for task in TASKS:
         abstract = _ABSTRACT[task.id]
-        train = list(abstract[:2]) + [step_by_step_instruction(task, v) for v in _TRAIN_VARIANTS]
+        train = list(abstract[:2]) + [step_by_step_instruction(task, v) for v in TRAIN_VARIANTS]
         rows += [(task.id, "train", text) for text in train]
-        fine = [step_by_step_instruction(task, v) for v in _HELD_OUT_VARIANTS]
+        fine = [step_by_step_instruction(task, v) for v in HELD_OUT_VARIANTS]
         rows += [(task.id, "fine-grained", text) for text in fine]
         rows += [(task.id, "abstract", text) for text in abstract[2:]]
     return tuple(Instruction(i, t, k, s) for i, (t, k, s) in enumerate(rows))
@@ -393,10 +415,16 @@ _BY_TASK_AND_KIND: dict[tuple[int, str], tuple[Instruction, ...]] = {
 }
 
 __all__ = [
+    "HELD_OUT_VARIANTS",
     "INSTRUCTIONS",
     "INSTRUCTION_KINDS",
     "N_INSTRUCTIONS",
+    "SENTENCE_PATTERNS",
+    "TRAIN_VARIANTS",
+    "VERB_SETS",
     "Instruction",
+    "clause",
     "instructions_for",
     "step_by_step_instruction",
+    "step_by_step_text",
 ]

@@ -21,47 +21,94 @@ def episode_seeds(seed: int, episodes: int) -> list[int]:
     return [int(s) for s in state]
 
 
+class _Script:
+    """The expert's fixed script, followed blindly: one action after another, never replanned."""
+
+    def __init__(self, actions: list[int]) -> None:
+        self.actions = actions
+        self.position = 0
+
+    def __call__(self) -> int | None:
+        if self.position >= len(self.actions):
+            return None
+        self.position += 1
+        return self.actions[self.position - 1]
+
+
+def _expert_of(env: gym.Env[Any, Any], config: CollectConfig, sibling: bool) -> Any:
+    """The callable that gives the expert's next action (``None``: nothing left to do)."""
+    base = env.unwrapped
+    if config.expert == "replan":
+        expert = getattr(base, "expert_action", None)
+        if expert is None:
+            raise TypeError(
+                f"{type(base).__name__} has no expert_action() method, so it cannot be "
+                "collected; use rewardgym/Household-v1 or a rewardgym/BabyAI-*-Text-v0 id"
+            )
+        return expert
+    if not hasattr(base, "expert_script"):
+        raise TypeError(
+            f"{type(base).__name__} has no expert_script(), so expert='script' cannot follow "
+            "one; collect it with CollectConfig(expert='replan', sibling_fraction=0)"
+        )
+    if sibling:
+        return _Script(base.script_for(base.task.sibling))
+    return _Script(base.expert_script())
+
+
 def collect_episode(
     env: gym.Env[Any, Any],
+    *,
     episode_id: int,
     seed: int,
-    noise: float,
-    random_actions: str = "executable",
+    config: CollectConfig,
     options: dict[str, Any] | None = None,
 ) -> Episode:
-    """Roll out the env's expert once from ``reset(seed=seed)``, perturbed with rate ``noise``."""
+    """Roll out the expert once from ``reset(seed=seed)``, perturbed as ``config`` says.
+
+    With ``config.expert="script"`` the episode ends when the script is spent (or the env
+    ends it); a sibling episode follows the sibling task's script under this task's
+    instruction, and ``extras`` records which task was demonstrated.
+    """
     base = env.unwrapped
-    expert: Callable[[], int | None] | None = getattr(base, "expert_action", None)
-    if expert is None:
-        raise TypeError(
-            f"{type(base).__name__} has no expert_action() method, so it cannot be collected; "
-            "use rewardgym/Household-v0 or a rewardgym/BabyAI-*-Text-v0 id"
-        )
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed, options=options)
+    sibling = config.expert == "script" and rng.random() < config.sibling_fraction
+    expert = _expert_of(env, config, sibling)
     observations: list[dict[str, Any]] = [obs]
     actions: list[int] = []
     executable: list[bool] = []
     from_expert: list[bool] = []
-    successes: list[bool] = []
     terminated = truncated = False
+    step_info: dict[str, Any] = info
+    pending: int | None = None
     while not (terminated or truncated):
-        suggested = expert()
-        perturb = suggested is None or (len(actions) > 0 and rng.random() < noise)
-        if suggested is None or perturb:
-            action = _random_action(env, rng, random_actions)
+        perturb = len(actions) > 0 and rng.random() < config.noise
+        if not perturb:
+            pending = expert()
+            if pending is None and config.expert == "script" and actions:
+                break  # the script is spent: the demonstrator stops here
+        if perturb or pending is None:
+            action = _random_action(env, rng, config.random_actions)
         else:
-            action = int(suggested)
+            action = int(pending)
         obs, _, terminated, truncated, step_info = env.step(action)
         observations.append(obs)
         actions.append(int(action))
         executable.append(bool(step_info.get("executable", True)))
-        from_expert.append(not perturb)
-        successes.append(bool(step_info.get("success", False)))
-    success = successes[-1]
+        from_expert.append(not perturb and pending is not None)
+    success = bool(step_info.get("success", False))
     n = len(actions)
     rewards = np.zeros(n, dtype=np.float32)
     rewards[-1] = 1.0 if success else 0.0  # only the success flag is recorded
+    extras: dict[str, Any] = {"perturbations": int(n - sum(from_expert))}
+    task = getattr(base, "task", None)
+    if config.expert == "script" and task is not None:
+        extras["demonstrated_task"] = int(task.sibling if sibling else task.id)
+        extras["sibling"] = bool(sibling)
+    replay = getattr(base, "replay_options", None)
+    if replay is not None:
+        extras["reset_options"] = replay()
     return Episode(
         episode_id=episode_id,
         seed=seed,
@@ -70,7 +117,7 @@ def collect_episode(
         actions=np.asarray(actions, dtype=np.int64),
         rewards=rewards,
         terminations=np.asarray([False] * (n - 1) + [bool(terminated)]),
-        truncations=np.asarray([False] * (n - 1) + [bool(truncated and not terminated)]),
+        truncations=np.asarray([False] * (n - 1) + [not terminated]),
         executable=np.asarray(executable, dtype=bool),
         expert=np.asarray(from_expert, dtype=bool),
         success=success,
@@ -79,7 +126,7 @@ def collect_episode(
         instruction_kind=str(info.get("instruction_kind", "train")),
         layout=str(getattr(base, "layout", "")),
         final_cgc=float(step_info.get("cgc", float(success))),
-        extras={"perturbations": int(n - sum(from_expert))},
+        extras=extras,
     )
 
 
@@ -122,7 +169,9 @@ def collect_dataset(
     episodes = []
     for i, seed in enumerate(episode_seeds(config.seed, config.episodes)):
         options = {"task": task_ids[i % len(task_ids)]} if task_ids else None
-        episodes.append(collect_episode(env, i, seed, config.noise, config.random_actions, options))
+        episodes.append(
+            collect_episode(env, episode_id=i, seed=seed, config=config, options=options)
+        )
         if progress is not None:
             progress(i + 1)
     elapsed = time.perf_counter() - start

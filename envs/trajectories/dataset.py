@@ -5,8 +5,9 @@ A saved data set is one directory::
     DIR/rewardgym_dataset.json   what env made it, its action names, the observation schema
     DIR/episodes.arrow           one row per episode (instruction, task, success, ...)
     DIR/steps.arrow              T + 1 rows per episode: observation t, then action t,
-                                 reward t, flags t (the last row holds the final observation,
-                                 with action -1)
+                                 reward t (the success reward), dense_reward t (only after a
+                                 relabelling), flags t (the last row holds the final
+                                 observation, with action -1)
     DIR/data/                    the same episodes in Minari's Arrow layout
 
 ``TrajectoryDataset.from_dir(DIR)`` reads the Arrow files back; ``load_minari(DIR)`` (or
@@ -148,6 +149,24 @@ class TrajectoryDataset:
             episodes, self.env_id, self.env_kwargs, self.action_names, self.schema, info
         )
 
+    def with_dense_rewards(
+        self, rewards: Sequence[np.ndarray | Sequence[float]], source: str = "relabelled"
+    ) -> TrajectoryDataset:
+        """A new data set with a dense reward column beside the success reward (one array per episode)."""
+        if len(rewards) != len(self.episodes):
+            raise ValueError(
+                f"got dense rewards for {len(rewards)} episodes but the data set has "
+                f"{len(self.episodes)}; pass one reward array per episode, in order"
+            )
+        episodes = [
+            ep.with_dense_rewards(np.asarray(r))
+            for ep, r in zip(self.episodes, rewards, strict=True)
+        ]
+        info = {**self.info, "dense_reward_source": source}
+        return TrajectoryDataset(
+            episodes, self.env_id, self.env_kwargs, self.action_names, self.schema, info
+        )
+
     # ------------------------------------------------------------------ Arrow storage
     def save(self, path: str | Path, *, minari: bool = True, overwrite: bool = False) -> Path:
         """Write the data set to directory ``path`` (Arrow, plus Minari's layout if ``minari``).
@@ -261,6 +280,8 @@ class TrajectoryDataset:
             "executable": pa.array(padded("executable", True, np.bool_)),
             "expert": pa.array(padded("expert", False, np.bool_)),
         }
+        if eps and all(ep.dense_rewards is not None for ep in eps):
+            columns["dense_reward"] = pa.array(padded("dense_rewards", 0.0, np.float32))
         for name, spec in self.schema.items():
             columns[f"obs.{name}"] = _encode_field(spec, [ep.observations[name] for ep in eps])
         return pa.table(columns)
@@ -351,6 +372,9 @@ def _episodes_from_tables(
         n: steps.column(n).to_numpy()
         for n in ("action", "reward", "terminated", "truncated", "executable", "expert")
     }
+    dense = (
+        steps.column("dense_reward").to_numpy() if "dense_reward" in steps.column_names else None
+    )
     fields = {
         name: _decode_field(spec, steps.column(f"obs.{name}")) for name, spec in schema.items()
     }
@@ -377,6 +401,7 @@ def _episodes_from_tables(
                 layout=meta["layout"][i],
                 final_cgc=float(meta["final_cgc"][i]),
                 extras=json.loads(meta["extras"][i]),
+                dense_rewards=None if dense is None else dense[start:end].astype(np.float32),
             )
         )
     return episodes

@@ -16,8 +16,10 @@ text fields and an ``np.ndarray`` with a leading ``T + 1`` axis for every other 
 class Episode:
     """A trajectory of ``T`` transitions, with its ``T + 1`` observations (the last is final).
 
-    ``rewards`` is what the data set says each transition earned: the sparse success reward
-    after collection, or dense per-step rewards after relabelling (see ``with_rewards``).
+    ``rewards`` is the success reward each transition earned (1.0 on the step that reached
+    the goal, else 0); ``dense_rewards``, when a relabelling has added them, a dense reward
+    per step (a judge ensemble's or the oracle's). The two stay apart so that how they are
+    combined is chosen at training time (``rewardgym.wrappers.composition``).
     ``expert[t]`` says whether action ``t`` came from the expert or was a random perturbation,
     and ``executable[t]`` whether the simulator executed it.
     """
@@ -39,11 +41,15 @@ class Episode:
     layout: str = ""
     final_cgc: float = 0.0
     extras: dict[str, Any] = field(default_factory=dict)
+    dense_rewards: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         """Check that every per-step column has the episode's length."""
         n = len(self.actions)
-        for name in ("rewards", "terminations", "truncations", "executable", "expert"):
+        columns = ["rewards", "terminations", "truncations", "executable", "expert"]
+        if self.dense_rewards is not None:
+            columns.append("dense_rewards")
+        for name in columns:
             if len(getattr(self, name)) != n:
                 raise ValueError(
                     f"episode {self.episode_id}: {name} has {len(getattr(self, name))} entries "
@@ -78,6 +84,16 @@ class Episode:
                 "rewards were given; pass exactly one reward per transition"
             )
         return replace(self, rewards=values)
+
+    def with_dense_rewards(self, rewards: np.ndarray | list[float]) -> Episode:
+        """A copy of this episode with a dense reward per transition (the success reward kept)."""
+        values = np.asarray(rewards, dtype=np.float32).reshape(-1)
+        if len(values) != len(self):
+            raise ValueError(
+                f"episode {self.episode_id} has {len(self)} transitions but {len(values)} "
+                "dense rewards were given; pass exactly one per transition"
+            )
+        return replace(self, dense_rewards=values)
 
 
 __all__ = ["Episode", "Observations"]

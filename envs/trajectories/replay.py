@@ -13,7 +13,7 @@ from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.runtime import atomic_path, mark_output, rewardgym_home
 
 DEFAULT_REPLAY_EPISODES = 100
-DEFAULT_REPLAY_NAME = "household-replay-v0"
+DEFAULT_REPLAY_NAME = "household-v1-replay"
 
 
 def default_replay_dir() -> Path:

@@ -1,4 +1,4 @@
-"""A tiny-budget run of ``rewardgym bench embodied``: every stage, files and row shape."""
+"""A tiny-budget run of ``rewardgym bench embodied``: every stage, the public row shape, tuning."""
 
 from __future__ import annotations
 
@@ -7,55 +7,88 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.agents.evaluation.household import EvalConfig
+from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied import run_bench_embodied
-from rewardgym.benchmarks.embodied_config import PRESETS, EmbodiedBenchConfig
+from rewardgym.benchmarks.embodied_config import PRESETS, EmbodiedBenchConfig, TuneGrid
+from rewardgym.envs.trajectories.config import CollectConfig
+
+TINY = EmbodiedBenchConfig(
+    name="tiny",
+    collect=CollectConfig(episodes=40),
+    n_prompts=2,
+    rows=(
+        "bc/none",
+        "filtered-bc/none",
+        "cql/sparse",
+        "iql/oracle",
+        "cql/oracle",
+        "cql/self-consistency",
+        "cql/C",
+        "cql/coren",
+    ),
+    training=OfflineConfig(n_steps=10, batch_size=16, hidden_units=(16,)),
+    seeds=(0, 1),
+    evaluation=EvalConfig(tasks=(0, 11), instructions_per_task=1),
+    validation=EvalConfig(splits=("validation",), tasks=(0,), instructions_per_task=1),
+    tune_grid=TuneGrid(dense_weights=(0.5, 2.0), learning_rates=(1e-3,), cql_alphas=(1.0,)),
+    latency_steps=3,
+    bootstrap=50,
+    workers=1,
+)
 
 
-def test_tiny_bench_writes_tables_json_csv_and_plots(
+def test_tiny_bench_writes_the_public_rows_and_data(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Rows name scheme and algorithm and hold SR/CGC/Plan per kind and layout; files exist."""
+    """Rows carry algorithm, reward, split, sr/cgc/plan and an interval; files exist."""
     monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path / "home"))
-    result = run_bench_embodied(
-        "quick",
-        tmp_path / "out",
-        quiet=True,
-        episodes=30,
-        schemes=("sparse", "self-consistency", "C", "coren"),
-        seeds=(0,),
-        n_steps=10,
-        instructions_per_task=1,
-        latency_steps=3,
-        judge_policy_instructions=0,
-        n_prompts=2,
-        workers=1,
-    )
+    result = run_bench_embodied(TINY, out=tmp_path / "out", quiet=True)
     out = tmp_path / "out"
-    for name in ("results.json", "results.csv", "results.md", "sr_by_scheme.png", "latency.png"):
+    for name in ("results.json", "results.csv", "results.md", "sr_by_row.png"):
         assert (out / name).exists(), name
-    rows = json.loads((out / "results.json").read_text())["rows"]
-    assert len(rows) == 4 * 3
+    saved = json.loads((out / "results.json").read_text())
+    assert set(saved["data"]) >= {"episodes", "success_rate", "mean_expert_steps"}
+    assert saved["data"]["episodes"] == 40 and saved["data"]["mean_expert_steps"] >= 15
+    rows = saved["rows"]
+    assert len(rows) == len(TINY.rows) * 4
+    assert {r["split"] for r in rows} == {"fine", "abstract", "shifted-fine", "shifted-abstract"}
     for row in rows:
-        assert row["scheme"] and row["algorithm"] in {"DiscreteCQL", "DiscreteIQL", "DiscreteBC"}
-        for kind in ("fine-grained", "abstract"):
-            for layout in ("default", "shifted"):
-                for metric in ("sr", "cgc", "plan"):
-                    assert 0.0 <= row[f"{kind}/{layout}/{metric}"] <= 100.0
-    shared = {(r["scheme"], r["algorithm"]): r["shared_with"] for r in rows}
-    assert shared[("C", "DiscreteCQL")] == "self-consistency"
-    assert shared[("coren", "DiscreteBC")] == "sparse"
-    meta = result["meta"]
-    assert meta["agents_trained"] == 2 * 3 + 1  # sparse, C, coren for CQL and IQL; BC once
-    assert set(meta["sparse_vs_coren"]) == {"DiscreteCQL", "DiscreteIQL", "DiscreteBC"}
-    assert meta["judge_policy"]["requests_per_action"] == 58 * 2
+        assert row["algorithm"] in {"cql", "iql", "bc", "filtered-bc"}
+        assert (row["reward"] == "none") == (row["algorithm"] in ("bc", "filtered-bc"))
+        for metric in ("sr", "cgc", "plan"):
+            assert 0.0 <= row[metric] <= 100.0
+        low, high = row["sr_ci"]
+        assert low <= row["sr"] <= high and row["episodes"] == 2 * 2 * 1
+    # self-consistency and C carry the same dense reward, so they train once.
+    assert result["meta"]["agents_trained"] == 2 * (len(TINY.rows) - 1)
     assert "Default layout" in (out / "results.md").read_text()
 
 
+def test_tune_mode_scores_validation_only_and_picks_a_point_per_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path / "home"))
+    config = TINY.replace(mode="tune", rows=("cql/oracle", "bc/none"))
+    payload = run_bench_embodied(config, out=tmp_path / "tune", quiet=True)
+    assert set(payload["best"]) == {"cql/oracle", "bc/none"}
+    assert len(payload["grid"]) == 2 + 1  # two lambdas for the dense row, one point for BC
+    saved = json.loads((tmp_path / "tune" / "tune.json").read_text())
+    assert saved["best"]["cql/oracle"]["dense_weight"] in (0.5, 2.0)
+
+
 def test_presets_and_config_errors() -> None:
-    """Both presets exist; bad schemes or algorithms are refused by name."""
+    """Both presets exist; bad rows, modes and a test split in validation are refused by name."""
     assert set(PRESETS) == {"quick", "paper"}
-    assert PRESETS["paper"].episodes == 8000
-    with pytest.raises(ValueError, match="schemes"):
-        EmbodiedBenchConfig(schemes=("dense",))
-    with pytest.raises(ValueError, match="algorithms"):
-        EmbodiedBenchConfig(algorithms=("sac",))
+    assert PRESETS["paper"].collect.episodes == 8000
+    assert len(PRESETS["quick"].seeds) >= 3
+    with pytest.raises(ValueError, match="reward"):
+        EmbodiedBenchConfig(rows=("cql/dense",))
+    with pytest.raises(ValueError, match="algorithm"):
+        EmbodiedBenchConfig(rows=("sac/sparse",))
+    with pytest.raises(ValueError, match="none"):
+        EmbodiedBenchConfig(rows=("bc/sparse",))
+    with pytest.raises(ValueError, match="mode"):
+        EmbodiedBenchConfig(mode="search")
+    with pytest.raises(ValueError, match="validation"):
+        EmbodiedBenchConfig(validation=EvalConfig(splits=("fine",)))

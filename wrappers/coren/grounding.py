@@ -2,8 +2,8 @@
 
 ``episode_transitions`` turns one logged episode into the ``Transition`` of every step;
 ``reference_answers`` gives, per step, the ground-truth answer to "which visible objects are
-relevant to the task?". For ``rewardgym/Household-v0`` the answer is the visible objects named
-by the task's goal predicates; for the BabyAI text levels it is the visible objects whose
+relevant to the task?". For ``rewardgym/Household-v0`` and ``-v1`` the answer is the visible
+objects named by the task's goal predicates (each version's own object and task tables); for the BabyAI text levels it is the visible objects whose
 colour and type the mission names. Other environments use the observation text only and
 need a user QA file for the structural consistency (see ``rewardgym.wrappers.coren.qa``).
 """
@@ -30,11 +30,17 @@ def format_answer(objects: Sequence[str]) -> str:
     return ", ".join(sorted(set(objects))) or "none"
 
 
-@lru_cache(maxsize=1)
-def _household_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    from rewardgym.envs.household.world import OBJECT_NAMES, ROOMS
+@lru_cache(maxsize=4)
+def _household_names(env_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The object and room names of the Household version ``env_id`` names."""
+    if env_id.endswith("-v0"):
+        from rewardgym.envs.household.world import OBJECT_NAMES, ROOMS
 
-    return OBJECT_NAMES, ROOMS
+        return OBJECT_NAMES, ROOMS
+    from rewardgym.envs.household.v1.world import OBJECT_NAMES as V1_OBJECTS
+    from rewardgym.envs.household.v1.world import ROOMS as V1_ROOMS
+
+    return V1_OBJECTS, V1_ROOMS
 
 
 def _babyai_visible(text: str) -> tuple[str, ...]:
@@ -69,7 +75,7 @@ def step_transition(
     held = ""
     reachable_rooms: tuple[str, ...] = ()
     if env_id.startswith(HOUSEHOLD_PREFIX) and "visible" in observation:
-        objects, rooms = _household_names()
+        objects, rooms = _household_names(env_id)
         visible = tuple(objects[i] for i in np.flatnonzero(observation["visible"]).tolist())
         held_ids = np.flatnonzero(observation["held"]).tolist()
         held = objects[held_ids[0]] if held_ids else ""
@@ -91,7 +97,7 @@ def step_transition(
 def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: str) -> list[Any]:
     """The ``Transition`` a judge sees at every step of ``episode``."""
     if env_id.startswith(HOUSEHOLD_PREFIX) and "visible" in episode.observations:
-        return _household_transitions(episode, action_names)
+        return _household_transitions(episode, action_names, env_id)
     done: list[str] = []
     out = []
     columns = {k: v for k, v in episode.observations.items() if k in _READ_FIELDS}
@@ -104,11 +110,11 @@ def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: s
     return out
 
 
-def _household_transitions(episode: Episode, action_names: Sequence[str]) -> list[Any]:
+def _household_transitions(episode: Episode, action_names: Sequence[str], env_id: str) -> list[Any]:
     """``episode_transitions`` of a Household episode, reading each observation column at once."""
     from rewardgym.wrappers.judges.base import Transition
 
-    objects, rooms = _household_names()
+    objects, rooms = _household_names(env_id)
     columns = episode.observations
     actions = [action_names[a] for a in episode.actions.tolist()]
     texts = [str(x) for x in columns["text"]] if "text" in columns else [""] * len(actions)
@@ -154,7 +160,7 @@ def reference_answer(
 ) -> str | None:
     """The simulator's answer to the structural question for one observation, or ``None``."""
     if env_id.startswith(HOUSEHOLD_PREFIX) and task_id >= 0:
-        return format_answer([o for o in visible if o in _household_relevant(task_id)])
+        return format_answer([o for o in visible if o in _household_relevant(env_id, task_id)])
     if env_id.startswith(BABYAI_PREFIX):
         mission = instruction.lower()
         return format_answer([o for o in visible if all(w in mission for w in o.split())])
@@ -162,10 +168,13 @@ def reference_answer(
 
 
 @cache
-def _household_relevant(task_id: int) -> frozenset[str]:
-    from rewardgym.envs.household.tasks import TASKS
+def _household_relevant(env_id: str, task_id: int) -> frozenset[str]:
+    if env_id.endswith("-v0"):
+        from rewardgym.envs.household.tasks import TASKS
+    else:
+        from rewardgym.envs.household.v1.tasks import TASKS  # type: ignore[assignment]
 
-    objects, _ = _household_names()
+    objects, _ = _household_names(env_id)
     goal = TASKS[task_id].goal
     return frozenset(
         {objects[p.obj] for p in goal} | {objects[p.target] for p in goal if p.target >= 0}

@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.embeddings import CachedEmbedder
+from rewardgym.wrappers.composition import RewardComposition, compose_rewards
 from rewardgym.wrappers.coren import consistency
 from rewardgym.wrappers.coren.config import CorenConfig
 from rewardgym.wrappers.coren.ensemble import combine_terms
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
-    """Replace the env's reward with COREN's judge-ensemble reward, computed at every step.
+    """Add COREN's judge-ensemble reward, computed at every step, to the env's success reward.
 
     At each step the judge rates the action with every prompt and answers the structural
     question; the votes give ``r^C``, ``r^S`` and ``r^T`` exactly as in offline labelling,
@@ -39,7 +40,9 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
     actions *so far*. The orchestrator (trained by ``rewardgym label coren``, file
     ``OUT/coren/orchestrator.pt``) weighs the terms; without one, orchestrated ablations
     weigh them equally. Every term goes into ``info["reward_terms"]``. Judge answers are
-    cached in memory (or in ``cache``), so repeated states cost nothing.
+    cached in memory (or in ``cache``), so repeated states cost nothing. The reward is
+    ``success + lambda * dense`` by ``composition`` (``rewardgym.wrappers.composition``, the
+    same function offline training uses); the success flag is never dropped.
 
     Example:
         >>> import gymnasium as gym
@@ -48,12 +51,13 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
         >>> from rewardgym.wrappers.judges import EmbeddingJudge
         >>> from rewardgym.embeddings import hashing_embedder
         >>> judge = EmbeddingJudge(hashing_embedder())
-        >>> env = CorenReward(gym.make("rewardgym/Household-v0"), judge, config=CorenConfig(ablation="average"))
+        >>> env = CorenReward(gym.make("rewardgym/Household-v1"), judge, config=CorenConfig(ablation="average"))
         >>> obs, info = env.reset(seed=0)
         >>> obs, reward, terminated, truncated, info = env.step(env.unwrapped.expert_action())
         >>> sorted(info["reward_terms"])
-        ['contextual', 'env', 'structural', 'temporal', 'votes', 'weights']
-        >>> -2.0 <= reward <= 2.0
+        ['contextual', 'dense', 'env', 'structural', 'temporal', 'total', 'votes', 'weights']
+        >>> terms = info["reward_terms"]
+        >>> abs(reward - (terms["env"] + terms["dense"])) < 1e-6 and reward == terms["total"]
         True
     """
 
@@ -67,7 +71,7 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
         embedder: CachedEmbedder | None = None,
         qa: QABank | None = None,
         cache: JudgeCache | None = None,
-        add_env_reward: bool = False,
+        composition: RewardComposition | None = None,
     ) -> None:
         """Wrap ``env``; ``orchestrator`` is a trained model or the path of a saved one."""
         super().__init__(env)
@@ -91,7 +95,7 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
             self.orchestrator = orchestrator
         self.qa = qa
         self.cache = cache if cache is not None else JudgeCache(None)
-        self.add_env_reward = add_env_reward
+        self.composition = composition or RewardComposition()
         self._env_id = env.spec.id if env.spec is not None else ""
         self._instruction = ""
         self._obs: Any = None
@@ -125,7 +129,8 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
             self._completed.append(name)
         self._obs = obs
         terms, votes, weights = self._score(transition)
-        reward = float(combine_terms(terms[None], votes[None], self.config, weights)[0])
+        dense = float(combine_terms(terms[None], votes[None], self.config, weights)[0])
+        reward = float(compose_rewards(float(env_reward), dense, self.composition))
         info["reward_terms"] = {
             "contextual": float(terms[0]),
             "structural": float(terms[1]),
@@ -135,9 +140,9 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any]):
             if weights is None
             else dict(zip(self.config.terms, weights[0].tolist(), strict=True)),
             "env": float(env_reward),
+            "dense": dense,
+            "total": reward,
         }
-        if self.add_env_reward:
-            reward += float(env_reward)
         return obs, reward, terminated, truncated, info
 
     def _ask(self, requests: list[JudgeRequest]) -> list[str | None]:

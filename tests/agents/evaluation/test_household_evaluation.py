@@ -16,7 +16,7 @@ from rewardgym.agents.evaluation.household import (
 )
 from rewardgym.agents.judge_policy import JudgePolicy
 from rewardgym.embeddings import hashing_embedder
-from rewardgym.envs.household import ACTION_NAMES, action_id
+from rewardgym.envs.household.v1 import ACTION_NAMES, HouseholdV1Env, action_id
 from rewardgym.wrappers.judges import EmbeddingJudge
 
 
@@ -32,43 +32,73 @@ class ScriptedPolicy:
         return np.full(len(observations), self.action)
 
 
-def test_episode_starts_cover_tasks_and_instructions() -> None:
-    """Each task contributes ``instructions_per_task`` episodes, the same ones every time."""
-    config = EvalConfig(instructions_per_task=3, tasks=(0, 5))
-    starts = episode_starts(config, "default", "abstract")
-    assert [(s["task"], s["instruction"]) for s in starts] == [
-        (t, i) for t in (0, 5) for i in range(3)
+def test_episode_starts_cover_tasks_instructions_and_repeats() -> None:
+    """Each task contributes instructions x repeats episodes, the same ones every time."""
+    config = EvalConfig(instructions_per_task=3, episodes_per_instruction=2, tasks=(0, 5))
+    starts = episode_starts(config, "abstract")
+    assert [(o["task"], o["instruction"]) for _, o in starts] == [
+        (t, i) for t in (0, 5) for i in range(3) for _ in range(2)
     ]
-    assert starts == episode_starts(config, "default", "abstract")
+    assert starts == episode_starts(config, "abstract")
+    assert len({seed for seed, _ in starts}) == len(starts)
+    assert episode_starts(config, "validation") != starts
 
 
 def test_metrics_in_percent_for_a_scripted_policy() -> None:
-    """Task 13 (sit on the sofa) starts with 'walk to living room' in its plan; repeating it scores Plan > 0."""
-    config = EvalConfig(tasks=(13,), layouts=("default",), kinds=("fine-grained",), max_steps=5)
-    walk = action_id("walk to living room")
-    result = evaluate_household(ScriptedPolicy(walk), config)["fine-grained/default"]
-    assert result["sr"] == 0.0 and result["n"] == 5.0
-    assert result["steps"] == 5.0 and result["repeats"] == 100.0
-    assert 0.0 <= result["plan"] <= 100.0
+    """Repeating one action never succeeds, and the traces show the repetition."""
+    config = EvalConfig(tasks=(13,), splits=("fine",), max_steps=5)
+    result = evaluate_household(ScriptedPolicy(action_id("walk to bedroom")), config)["fine"]
+    summary = result.percent()
+    assert summary["sr"] == 0.0 and summary["n"] == 5.0
+    assert summary["steps"] == 5.0 and summary["repeats"] == 100.0
+    assert result.episodes()["success"] == [0.0] * 5 and result.tasks == [13] * 5
+
+
+class Lockstep:
+    """Plays a fixed action list per episode, in the order the evaluation started them."""
+
+    def __init__(self, scripts: list[list[int]]) -> None:
+        """Replay ``scripts``; an episode leaves the batch when its script (and goal) ends."""
+        self.scripts = [list(s) for s in scripts]
+
+    def act_batch(self, observations: Any, instructions: Any) -> np.ndarray:
+        """The next action of every episode still running."""
+        alive = [i for i, s in enumerate(self.scripts) if s]
+        assert len(alive) == len(observations)
+        return np.array([self.scripts[i].pop(0) for i in alive])
+
+
+@pytest.mark.parametrize("split", ["fine", "shifted-abstract", "validation"])
+def test_the_expert_script_scores_full_marks(split: str) -> None:
+    """Replaying each episode's reference plan gives SR = CGC = Plan = 100."""
+    config = EvalConfig(tasks=(0, 7, 21), instructions_per_task=2, splits=(split,))
+    scripts = []
+    for seed, options in episode_starts(config, split):
+        env = HouseholdV1Env(layout="shifted" if split.startswith("shifted") else "default")
+        env.reset(seed=seed, options=options)
+        scripts.append(env.expert_script())
+    summary = evaluate_household(Lockstep(scripts), config)[split].percent()
+    assert (summary["sr"], summary["cgc"], summary["plan"]) == (100.0, 100.0, 100.0)
 
 
 def test_random_policy_and_latency() -> None:
-    """Random play rarely succeeds; latency reports the number of timed decisions."""
-    result = evaluate_household(
-        RandomPolicy(58), EvalConfig(instructions_per_task=1, layouts=("default",))
-    )
-    assert set(result) == {"fine-grained/default", "abstract/default"}
-    assert result["fine-grained/default"]["sr"] <= 10.0
-    latency = measure_latency(RandomPolicy(58), steps=10)
+    """Random play does not succeed on Household-v1; latency counts the timed decisions."""
+    result = evaluate_household(RandomPolicy(61), EvalConfig(instructions_per_task=1))
+    assert set(result) == {"fine", "abstract", "shifted-fine", "shifted-abstract"}
+    assert result["fine"].percent()["sr"] <= 4.0
+    latency = measure_latency(RandomPolicy(61), steps=10)
     assert latency["n"] == 10.0 and 0.0 <= latency["median_ms"] <= latency["p90_ms"]
 
 
 def test_judge_policy_rates_every_action_under_every_prompt() -> None:
     """The judge-as-policy asks (actions x prompts) ratings per step and returns valid actions."""
-    policy = JudgePolicy(EmbeddingJudge(hashing_embedder()), n_prompts=2)
-    import gymnasium as gym
-
-    env = gym.make("rewardgym/Household-v0")
+    policy = JudgePolicy(
+        EmbeddingJudge(hashing_embedder()),
+        n_prompts=2,
+        env_id="rewardgym/Household-v1",
+        action_names=ACTION_NAMES,
+    )
+    env = HouseholdV1Env()
     obs, info = env.reset(seed=0)
     votes = policy.votes(obs, info["instruction"])
     assert votes.shape == (len(ACTION_NAMES), 2)
@@ -77,7 +107,7 @@ def test_judge_policy_rates_every_action_under_every_prompt() -> None:
     assert policy.requests == 2 * len(ACTION_NAMES) * 2
 
 
-def test_eval_config_rejects_training_split() -> None:
-    """Evaluating on the training instructions is refused."""
-    with pytest.raises(ValueError, match="kinds"):
-        EvalConfig(kinds=("train",))
+def test_eval_config_rejects_unknown_splits() -> None:
+    """A split the suite does not have is refused by name."""
+    with pytest.raises(ValueError, match="splits"):
+        EvalConfig(splits=("train",))

@@ -11,9 +11,13 @@ from d3rlpy.logging import NoopAdapterFactory
 
 from rewardgym.agents.offline import (
     ALGORITHMS,
+    BCSettings,
+    CQLSettings,
     DiscreteIQL,
     DiscreteIQLConfig,
+    IQLSettings,
     OfflineConfig,
+    algorithm_settings,
     make_algo_config,
 )
 
@@ -54,7 +58,9 @@ def fit(algo: d3rlpy.base.LearnableBase, data: d3rlpy.dataset.MDPDataset, steps:
 def test_fit_save_load_predict(algorithm: str, encoding: str, tmp_path: Path) -> None:
     """Each algorithm trains, and ``d3rlpy.load_learnable`` reproduces its predictions exactly."""
     data = tiny_mdp(encoding)
-    config = OfflineConfig(algorithm=algorithm, encoding=encoding, batch_size=8, hidden_units=(16,))
+    config = OfflineConfig(
+        algorithm=algorithm_settings(algorithm), encoding=encoding, batch_size=8, hidden_units=(16,)
+    )
     d3rlpy.seed(0)
     algo = make_algo_config(config).create(device=False)
     fit(algo, data)
@@ -111,9 +117,68 @@ def test_iql_config_rejects_bad_values(field: str, value: object) -> None:
 
 def test_offline_config_round_trip_and_errors() -> None:
     """``OfflineConfig`` survives ``as_dict``/``from_dict`` and rejects unknown names."""
-    config = OfflineConfig(algorithm="iql", hidden_units=(32, 32), seed=3)
-    assert OfflineConfig.from_dict(config.as_dict()) == config
+    for settings in (CQLSettings(alpha=0.3), IQLSettings(weight_temp=10.0), BCSettings()):
+        config = OfflineConfig(algorithm=settings, hidden_units=(32, 32), seed=3)
+        assert OfflineConfig.from_dict(config.as_dict()) == config
     with pytest.raises(ValueError, match="algorithm"):
-        OfflineConfig(algorithm="sac")
+        algorithm_settings("sac")
+    with pytest.raises(TypeError, match="algorithm"):
+        OfflineConfig(algorithm="cql")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="encoding"):
         OfflineConfig(encoding="pixels")
+    with pytest.raises(ValueError, match="alpha"):
+        CQLSettings(alpha=-1.0)
+
+
+def test_settings_reach_the_d3rlpy_config() -> None:
+    """Each algorithm's own fields, and the shared ones, end up in its d3rlpy config."""
+    cql = make_algo_config(OfflineConfig(algorithm=CQLSettings(alpha=0.25), learning_rate=1e-3))
+    assert (cql.alpha, cql.learning_rate, cql.target_update_interval) == (0.25, 1e-3, 250)
+    iql = make_algo_config(OfflineConfig(algorithm=IQLSettings(weight_temp=7.0)))
+    assert iql.weight_temp == 7.0 and isinstance(iql, DiscreteIQLConfig)
+    bc = make_algo_config(OfflineConfig(algorithm=BCSettings(beta=0.1), batch_size=16))
+    assert (bc.beta, bc.batch_size) == (0.1, 16)
+    assert set(ALGORITHMS) == {"cql", "iql", "bc"}
+
+
+def test_vectorised_sampling_draws_the_batches_d3rlpy_would() -> None:
+    """The flat sampler picks the same transitions as d3rlpy's own under the same seed."""
+    from rewardgym.agents.offline.sampling import FlatTransitions
+
+    data = tiny_mdp("structured")
+    flat = FlatTransitions.from_mdp(data)
+    assert len(flat) == data.transition_count
+    d3rlpy.seed(5)
+    ours = flat.sample(16)
+    d3rlpy.seed(5)
+    theirs = data.sample_transition_batch(16)
+    for name in ("observations", "actions", "rewards", "next_observations", "terminals"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+
+
+def test_instruction_film_encoder_round_trips_and_uses_the_instruction(tmp_path: Path) -> None:
+    """The FiLM encoder trains and reloads, and two instructions change its features."""
+    import torch
+
+    from rewardgym.agents.offline.film import InstructionFiLMEncoderFactory
+
+    factory = InstructionFiLMEncoderFactory(instruction_dim=3, hidden_units=(8, 8), projection=4)
+    data = tiny_mdp("structured")  # 8 floats: 5 of state, 3 of instruction
+    d3rlpy.seed(0)
+    algo = d3rlpy.algos.DiscreteCQLConfig(encoder_factory=factory, batch_size=8).create()
+    fit(algo, data, steps=20)
+    algo.save(str(tmp_path / "film.d3"))
+    x = data.episodes[0].observations
+    np.testing.assert_array_equal(
+        d3rlpy.load_learnable(str(tmp_path / "film.d3")).predict(x), algo.predict(x)
+    )
+    encoder = factory.create((8,))
+    with torch.no_grad():
+        for p in encoder.film.parameters():
+            p.normal_()
+        state = torch.rand(1, 5)
+        a = encoder(torch.cat([state, torch.tensor([[1.0, 0.0, 0.0]])], dim=1))
+        b = encoder(torch.cat([state, torch.tensor([[0.0, 0.0, 1.0]])], dim=1))
+    assert not torch.allclose(a, b)
+    with pytest.raises(ValueError, match="state"):
+        factory.create((3,))

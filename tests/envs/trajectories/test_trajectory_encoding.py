@@ -9,7 +9,7 @@ import pytest
 from d3rlpy.dataset import MDPDataset
 
 from rewardgym.embeddings import MINILM_DIM, CachedEmbedder
-from rewardgym.envs.household import HouseholdEnv
+from rewardgym.envs.household.v1 import HouseholdV1Env
 from rewardgym.envs.trajectories import TrajectoryDataset
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
 
@@ -18,10 +18,10 @@ def test_structured_layout(small_dataset: TrajectoryDataset, fake_embedder: Cach
     encoder = ObservationEncoder.for_dataset(small_dataset, embedder=fake_embedder)
     names = [name for name, _ in encoder.layout]
     assert names == [
-        "completed", "held", "near", "open", "room", "sitting", "switched_on", "visible",
-        "instruction_embedding",
+        "completed", "held", "last_action", "last_result", "near", "open", "room", "sitting",
+        "switched_on", "visible", "instruction_embedding",
     ]  # fmt: skip
-    assert encoder.size == 58 + 21 + 22 + 21 + 4 + 22 + 21 + 21 + 16
+    assert encoder.size == 61 + 22 + 62 + 14 + 23 + 22 + 4 + 23 + 22 + 22 + 16
     ep = small_dataset[0]
     encoded = encoder.encode_episode(ep)
     assert encoded.shape == (len(ep) + 1, encoder.size) and encoded.dtype == np.float32
@@ -35,9 +35,9 @@ def test_live_observations_encode_like_logged_ones(
     small_dataset: TrajectoryDataset, fake_embedder: CachedEmbedder
 ) -> None:
     encoder = ObservationEncoder.for_dataset(small_dataset, embedder=fake_embedder)
-    env = HouseholdEnv()
-    obs, info = env.reset(seed=small_dataset[0].seed, options={"task": 0})
+    env = HouseholdV1Env()
     ep = small_dataset[0]
+    obs, info = env.reset(seed=ep.seed, options=ep.extras["reset_options"])
     assert np.array_equal(encoder.encode(obs, info["instruction"]), encoder.encode_episode(ep)[0])
 
 
@@ -48,9 +48,9 @@ def test_mdp_dataset_round_trip(
     assert isinstance(mdp, MDPDataset)
     assert len(mdp.episodes) == len(small_dataset)
     assert mdp.transition_count == small_dataset.n_steps
-    assert mdp.dataset_info.action_size == 58
+    assert mdp.dataset_info.action_size == 61
     for ours, theirs in zip(small_dataset, mdp.episodes, strict=True):
-        assert theirs.terminated == ours.success
+        assert theirs.terminated == bool(ours.terminations[-1])
         assert np.array_equal(theirs.actions[: len(ours), 0], ours.actions)
         assert theirs.rewards.sum() == float(ours.success)
 

@@ -41,7 +41,7 @@ def test_arrow_round_trip(small_dataset: TrajectoryDataset, tmp_path: Path) -> N
 
 def test_minari_round_trip(small_dataset: TrajectoryDataset, tmp_path: Path) -> None:
     subset = small_dataset.select(lambda ep: ep.episode_id < 12)
-    out = subset.save(tmp_path / "household-v0")
+    out = subset.save(tmp_path / "household-v1")
     for loaded in (load_minari(out), minari_load_dataset(out)):
         assert isinstance(loaded, minari.MinariDataset)
         assert loaded.total_episodes == 12 and loaded.total_steps == subset.n_steps
@@ -54,11 +54,14 @@ def test_minari_round_trip(small_dataset: TrajectoryDataset, tmp_path: Path) -> 
         tmp_path
     )
     env = load_minari(out).recover_environment()
-    assert env.unwrapped.spec.id == "rewardgym/Household-v0"
+    assert env.unwrapped.spec.id == "rewardgym/Household-v1"
 
 
 def test_babyai_images_survive_minari_losslessly(tmp_path: Path) -> None:
-    data = collect_dataset(CollectConfig(env="rewardgym/BabyAI-PickupLoc-Text-v0", episodes=2))
+    config = CollectConfig(
+        env="rewardgym/BabyAI-PickupLoc-Text-v0", episodes=2, expert="replan", sibling_fraction=0
+    )
+    data = collect_dataset(config)
     out = data.save(tmp_path / "babyai")
     first = next(load_minari(out).iterate_episodes())
     assert np.array_equal(first.observations["image"], data[0].observations["image"])
@@ -108,3 +111,26 @@ def test_cli_collect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert load_minari(out).total_episodes == 12
     with pytest.raises(SystemExit, match="noise"):
         main(["data", "collect", "--out", str(out), "--noise", "2"])
+
+
+def test_a_dense_column_travels_beside_the_success_reward(
+    small_dataset: TrajectoryDataset, tmp_path: Path
+) -> None:
+    dense = small_dataset.with_dense_rewards(
+        [np.linspace(-1, 1, len(ep)) for ep in small_dataset], source="test"
+    )
+    dense.save(tmp_path / "dense", minari=False)
+    again = TrajectoryDataset.from_dir(tmp_path / "dense")
+    assert again.info["dense_reward_source"] == "test"
+    for ours, theirs in zip(small_dataset, again, strict=True):
+        assert np.array_equal(ours.rewards, theirs.rewards)
+        assert theirs.dense_rewards is not None
+        assert np.allclose(theirs.dense_rewards, np.linspace(-1, 1, len(ours)))
+    assert (
+        TrajectoryDataset.from_dir(small_dataset.save(tmp_path / "sparse", minari=False))[
+            0
+        ].dense_rewards
+        is None
+    )
+    with pytest.raises(ValueError, match="dense rewards"):
+        small_dataset[0].with_dense_rewards([0.0])

@@ -36,7 +36,7 @@ def test_wrapper_applies_a_trained_orchestrator_online(tmp_path: Path) -> None:
         minari=False,
     )
     env = CorenReward(
-        gym.make("rewardgym/Household-v0"),
+        gym.make("rewardgym/Household-v1"),
         EmbeddingJudge(embedder),
         orchestrator=tmp_path / "out" / "coren" / "orchestrator.pt",
         config=config,
@@ -53,7 +53,8 @@ def test_wrapper_applies_a_trained_orchestrator_online(tmp_path: Path) -> None:
             terms["weights"][k] * terms[n]
             for k, n in zip("CST", ("contextual", "structural", "temporal"), strict=True)
         )
-        assert np.isclose(float(reward), expected)
+        assert np.isclose(float(reward), terms["env"] + expected, atol=1e-6)
+        assert float(reward) == terms["total"]
         assert len(terms["votes"]) == 5
         rewards.append(float(reward))
         if terminated or truncated:

@@ -1,0 +1,38 @@
+"""DiscreteBC's settings: behaviour cloning, the imitation baseline (d3rlpy's ``DiscreteBC``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rewardgym.agents.offline.algorithm import AlgorithmSettings
+
+if TYPE_CHECKING:
+    from rewardgym.agents.offline.config import OfflineConfig
+
+
+@dataclass(frozen=True)
+class BCSettings(AlgorithmSettings):
+    """Behaviour cloning: maximum likelihood of the logged actions; it never reads a reward."""
+
+    name: ClassVar[str] = "bc"
+    d3rlpy_name: ClassVar[str] = "DiscreteBC"
+    uses_reward: ClassVar[bool] = False
+
+    beta: float = 0.5
+    """d3rlpy's logit regulariser."""
+
+    def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
+        """d3rlpy's ``DiscreteBCConfig`` with these settings."""
+        import d3rlpy
+
+        return d3rlpy.algos.DiscreteBCConfig(
+            learning_rate=config.learning_rate,
+            optim_factory=optim_factory,
+            encoder_factory=encoder_factory,
+            batch_size=config.batch_size,
+            beta=self.beta,
+        )
+
+
+__all__ = ["BCSettings"]

@@ -1,0 +1,132 @@
+"""The settings every offline algorithm shares, composed with one algorithm's own settings.
+
+``OfflineConfig(algorithm=CQLSettings(alpha=...), encoding=..., n_steps=...)`` describes one
+training run; ``make_algo_config`` turns it into the d3rlpy learnable config, so every
+algorithm is built, trained, saved and loaded the same way. ``ALGORITHMS`` is the registry: a
+new algorithm is a module with an ``AlgorithmSettings`` subclass and one line here. Nothing
+heavy is imported, so configs can be built before torch or d3rlpy load.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.agents.offline.bc import BCSettings
+from rewardgym.agents.offline.cql import CQLSettings
+from rewardgym.agents.offline.iql_settings import IQLSettings
+
+ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
+    CQLSettings.name: CQLSettings,
+    IQLSettings.name: IQLSettings,
+    BCSettings.name: BCSettings,
+}
+"""Registry of offline algorithms: short name -> settings class."""
+
+ENCODINGS: tuple[str, ...] = ("structured", "text", "tokens")
+"""The observation encodings an offline agent can use (see ``encoders.py``)."""
+
+
+def algorithm_settings(name: str, **fields: Any) -> AlgorithmSettings:
+    """The settings of the algorithm registered as ``name``, with ``fields`` set."""
+    if name not in ALGORITHMS:
+        raise ValueError(f"unknown offline algorithm {name!r}: use one of {tuple(ALGORITHMS)}")
+    return ALGORITHMS[name](**fields)
+
+
+@dataclass(frozen=True)
+class OfflineConfig:
+    """How to train one offline agent (defaults from COREN, arXiv 2411.17135, Sec. 4).
+
+    COREN trains CQL on Double DQN with gamma 0.99, learning rate 1e-4 and a target update
+    every 250 steps; d3rlpy's ``DiscreteCQL`` is exactly that algorithm. Every algorithm uses
+    Adam with PyTorch's fused kernel (the same maths as plain Adam).
+    """
+
+    algorithm: AlgorithmSettings = field(default_factory=CQLSettings)
+    """The algorithm and its own settings: ``CQLSettings``, ``IQLSettings`` or ``BCSettings``."""
+    encoding: str = "structured"
+    """Observation encoding: "structured", "text" (MiniLM of the text) or "tokens" (transformer)."""
+    n_steps: int = 20_000
+    """Gradient steps."""
+    batch_size: int = 64
+    """Mini-batch size."""
+    learning_rate: float = 1e-4
+    """Learning rate of every network (COREN: 1e-4)."""
+    gamma: float = 0.99
+    """Discount factor (COREN: 0.99)."""
+    hidden_units: tuple[int, ...] = (256, 256)
+    """Hidden layers of the MLP encoders ("structured" and "text" encodings)."""
+    token_length: int = 160
+    """"tokens" encoding: token ids per observation."""
+    vocab_size: int = 4096
+    """"tokens" encoding: size of the hashed vocabulary."""
+    seed: int = 0
+    """Seed of the network initialisation and of mini-batch sampling."""
+    threads: int = 1
+    """Torch CPU threads while training (1 avoids oversubscription when runs go in parallel)."""
+
+    def __post_init__(self) -> None:
+        """Reject settings outside their meaningful range, naming the field."""
+        if not isinstance(self.algorithm, AlgorithmSettings):
+            raise TypeError(
+                f"OfflineConfig.algorithm={self.algorithm!r}: pass settings such as "
+                f"CQLSettings() (registry: {tuple(ALGORITHMS)})"
+            )
+        if self.encoding not in ENCODINGS:
+            raise ValueError(f"OfflineConfig.encoding={self.encoding!r}: use one of {ENCODINGS}")
+        for name in ("n_steps", "batch_size", "threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"OfflineConfig.{name}={getattr(self, name)}: use at least 1")
+        if not 0.0 < self.gamma <= 1.0:
+            raise ValueError(f"OfflineConfig.gamma={self.gamma}: use a discount in (0, 1]")
+        if self.learning_rate <= 0.0:
+            raise ValueError(
+                f"OfflineConfig.learning_rate={self.learning_rate}: use a positive rate"
+            )
+
+    @property
+    def algorithm_name(self) -> str:
+        """The d3rlpy-style class name of the algorithm, e.g. ``DiscreteCQL``."""
+        return self.algorithm.d3rlpy_name
+
+    def replace(self, **changes: Any) -> OfflineConfig:
+        """A copy with ``changes`` applied (and checked)."""
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The config as JSON-ready data (the algorithm's settings nested, with its name)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["algorithm"] = self.algorithm.as_dict()
+        out["hidden_units"] = list(self.hidden_units)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OfflineConfig:
+        """The config written by ``as_dict``."""
+        values = dict(data)
+        settings = dict(values.pop("algorithm"))
+        values["algorithm"] = algorithm_settings(settings.pop("name"), **settings)
+        values["hidden_units"] = tuple(values.get("hidden_units", (256, 256)))
+        return cls(**values)
+
+
+def make_algo_config(config: OfflineConfig) -> Any:
+    """The d3rlpy learnable config of ``config.algorithm``, with encoder and optimizer set."""
+    from rewardgym.agents.offline.encoders import encoder_factory_for
+    from rewardgym.agents.offline.optimizers import FusedAdamFactory
+
+    encoder = encoder_factory_for(config.encoding, config.hidden_units, config.vocab_size)
+    return config.algorithm.learnable(config, encoder, FusedAdamFactory())
+
+
+__all__ = [
+    "ALGORITHMS",
+    "ENCODINGS",
+    "AlgorithmSettings",
+    "OfflineConfig",
+    "algorithm_settings",
+    "make_algo_config",
+]

@@ -1,0 +1,154 @@
+"""The embodied suite's data sets: collection, the oracle and COREN relabellings, their summary.
+
+Every data set keeps the success reward; a relabelling adds a dense reward column beside it
+(``TrajectoryDataset.with_dense_rewards``), so each row composes the two at training time.
+Everything is written through ``rewardgym.runtime`` conventions by the data set's own
+``save``, and an existing data set made with the same settings is reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
+
+METADATA = "rewardgym_dataset.json"
+
+
+def collect(config: EmbodiedBenchConfig, target: Path) -> dict[str, Any]:
+    """Collect the training data set into ``target``, reusing one made with the same settings."""
+    from rewardgym.envs.trajectories import TrajectoryDataset, collect_dataset
+
+    if (target / METADATA).exists():
+        existing = TrajectoryDataset.from_dir(target)
+        if existing.info.get("collect_config") == asdict(config.collect):
+            return {"reused": True, "seconds": 0.0, "success_rate": existing.success_rate}
+    start = time.perf_counter()
+    data = collect_dataset(config.collect)
+    data.save(target, minari=False, overwrite=True)
+    return {
+        "reused": False,
+        "seconds": time.perf_counter() - start,
+        "success_rate": data.success_rate,
+        "steps": data.n_steps,
+    }
+
+
+def label_oracle(source: Path, target: Path, gamma: float) -> dict[str, Any]:
+    """Write ``source`` with the oracle's dense reward (goal-progress shaping) to ``target``."""
+    from rewardgym.envs.household.v1.oracle import oracle_dense_rewards
+    from rewardgym.envs.trajectories import TrajectoryDataset
+
+    start = time.perf_counter()
+    data = TrajectoryDataset.from_dir(source)
+    dense = oracle_dense_rewards(data, gamma)
+    data.with_dense_rewards(dense, source="oracle: goal-progress shaping").save(
+        target, minari=False, overwrite=True
+    )
+    return {"seconds": time.perf_counter() - start}
+
+
+def label_coren(
+    config: EmbodiedBenchConfig, source: Path, target: Path, ablations: list[str], *, quiet: bool
+) -> dict[str, Any]:
+    """Label ``source`` once with the judge ensemble and write one data set per ablation."""
+    from rewardgym.agents.labelling.coren import label_ablations
+    from rewardgym.wrappers.coren.config import CorenConfig
+
+    start = time.perf_counter()
+    reports = label_ablations(
+        source,
+        target,
+        ablations,
+        judge=config.judge,
+        config=replace(CorenConfig(), n_prompts=config.n_prompts, gamma=config.training.gamma),
+        progress=not quiet,
+        overwrite=True,
+        minari=False,
+    )
+    return {
+        "seconds": time.perf_counter() - start,
+        "reports": {name: report.as_dict() for name, report in reports.items()},
+    }
+
+
+def reward_digest(dataset: Path) -> str:
+    """A digest of a data set's dense rewards, so schemes with equal rewards train once."""
+    from rewardgym.envs.trajectories import TrajectoryDataset
+
+    digest = hashlib.sha1()
+    for episode in TrajectoryDataset.from_dir(dataset):
+        if episode.dense_rewards is not None:
+            digest.update(episode.dense_rewards.astype("float32").round(5).tobytes())
+    return digest.hexdigest()[:12]
+
+
+def data_summary(source: Path) -> dict[str, Any]:
+    """Episodes, success rate and the mean length of the expert scripts of the training data."""
+    from rewardgym.envs.household.v1 import HouseholdV1Env
+    from rewardgym.envs.trajectories import TrajectoryDataset
+
+    data = TrajectoryDataset.from_dir(source)
+    env = HouseholdV1Env()
+    lengths = []
+    for episode in data:
+        options = episode.extras.get("reset_options")
+        if options is not None and not episode.extras.get("sibling", False):
+            env.reset(seed=episode.seed, options=options)
+            lengths.append(len(env.expert_script()))
+    siblings = [bool(ep.extras.get("sibling", False)) for ep in data]
+    correct = [ep.success for ep, s in zip(data, siblings, strict=True) if not s]
+    return {
+        "episodes": len(data),
+        "steps": data.n_steps,
+        "success_rate": 100.0 * data.success_rate,
+        "mean_expert_steps": float(np.mean(lengths)) if lengths else 0.0,
+        "sibling_share": 100.0 * float(np.mean(siblings)),
+        "success_rate_own_task": 100.0 * float(np.mean(correct)) if correct else 0.0,
+    }
+
+
+def reward_diagnostics(dirs: dict[str, Path]) -> dict[str, dict[str, float]]:
+    """Per dense scheme: mean dense reward of expert, perturbed, impossible and sibling steps."""
+    from rewardgym.envs.trajectories import TrajectoryDataset
+
+    out: dict[str, dict[str, float]] = {}
+    for scheme, path in dirs.items():
+        data = TrajectoryDataset.from_dir(path)
+        dense = [ep.dense_rewards for ep in data]
+        if any(d is None for d in dense):
+            continue
+        rewards = np.concatenate([d for d in dense if d is not None])
+        expert = np.concatenate([ep.expert for ep in data])
+        executable = np.concatenate([ep.executable for ep in data])
+        sibling = np.concatenate(
+            [np.full(len(ep), bool(ep.extras.get("sibling", False))) for ep in data]
+        )
+        success = np.array([ep.success for ep in data])
+        returns = np.array([float(d.sum()) for d in dense if d is not None])
+        out[scheme] = {
+            "expert_step": float(rewards[expert & ~sibling].mean()),
+            "sibling_step": float(rewards[expert & sibling].mean()) if sibling.any() else 0.0,
+            "perturbed_step": float(rewards[~expert & executable].mean()),
+            "impossible_step": float(rewards[~executable].mean()),
+            "return_success": float(returns[success].mean()) if success.any() else 0.0,
+            "return_failure": float(returns[~success].mean()) if (~success).any() else 0.0,
+        }
+    return out
+
+
+__all__ = [
+    "collect",
+    "data_summary",
+    "label_coren",
+    "label_oracle",
+    "reward_diagnostics",
+    "reward_digest",
+]

@@ -1,0 +1,354 @@
+"""``rewardgym/Household-v1``: longer household tasks with hidden, drawn placements and dead ends."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from rewardgym.envs.household.v1.actions import (
+    ACTION_NAMES,
+    IRREVERSIBLE,
+    N_ACTIONS,
+    apply_action,
+    executable_actions,
+    reason_text,
+)
+from rewardgym.envs.household.v1.instructions import Instruction, instructions_for, split_name
+from rewardgym.envs.household.v1.observation import (
+    array_fields,
+    describe_last,
+    observation_space,
+    render_text,
+)
+from rewardgym.envs.household.v1.planner import default_max_steps, plan, search_script
+from rewardgym.envs.household.v1.tasks import N_TASKS, TASKS, Task, task_id
+from rewardgym.envs.household.v1.world import (
+    LAYOUTS,
+    N_ROOMS,
+    OBJECT_INDEX,
+    OBJECT_NAMES,
+    PRIORS,
+    ROOMS,
+    World,
+    place_name,
+    sample_placements,
+)
+
+
+def _room_id(room: int | str) -> int:
+    if isinstance(room, str):
+        if room in ROOMS:
+            return ROOMS.index(room)
+        raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
+    if not 0 <= int(room) < N_ROOMS:
+        raise ValueError(f"room id {room} is out of range: use 0..{N_ROOMS - 1}")
+    return int(room)
+
+
+def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
+    out = {}
+    for obj, place in value.items():
+        if obj not in OBJECT_INDEX or OBJECT_INDEX[obj] not in PRIORS[layout]:
+            raise ValueError(f"options['placements'] names {obj!r}, which is not a key object")
+        places = {place_name(p): p for p, _ in PRIORS[layout][OBJECT_INDEX[obj]]}
+        if place not in places:
+            raise ValueError(
+                f"options['placements'][{obj!r}]={place!r} is not one of its plausible "
+                f"places in layout {layout!r}: {sorted(places)}"
+            )
+        out[OBJECT_INDEX[obj]] = places[place]
+    return out
+
+
+class HouseholdV1Env(gym.Env[dict[str, Any], int]):
+    """A four-room house whose tasks need a search, several objects and no wrong irreversible step.
+
+    ## Description
+    The successor of ``rewardgym/Household-v0`` (COREN, arXiv 2411.17135), built so that a
+    dense reward can matter: each of the 25 tasks has 3-5 goal predicates and takes its
+    expert 15-25 steps. The seven key objects (apple, milk, plate, book, remote control,
+    clothes, towel) are placed anew in every episode, each drawn from its plausible places
+    with the layout's weights (the apple is in the fridge half of the time, else on the
+    kitchen counter or the coffee table), and closed containers hide what is inside, so every
+    task starts with a search and knowing where things usually are pays. Some wrong steps
+    cannot be undone: throwing a needed object into the trash can, or switching on an
+    appliance before it holds its load (an appliance runs its one cycle and can then no
+    longer be opened). ``layout="shifted"`` moves every key object's plausible places (the
+    cross-domain test); ``instructions`` picks the training split or a held-out one.
+
+    ## Observation
+    A ``Dict`` (``rewardgym.envs.household.v1.observation.FIELDS`` documents every field):
+    ``text`` for display, and the facts as arrays: multi-hot ``visible``, ``held``, ``open``,
+    ``switched_on`` over the 22 objects, multi-hot ``completed`` over the 61 actions,
+    ``room``, ``near`` and ``sitting`` (object id + 1), ``last_action`` (action id + 1) and
+    ``last_result`` (0 if it was executed, else the code of the rule it broke, see
+    ``REASONS``), and the ``task`` and ``instruction`` ids. The instruction text is
+    ``info["instruction"]``.
+
+    ## Action
+    ``Discrete(61)`` over 8 behaviours: walk to one of 4 rooms or find one of 22 objects,
+    grab (7), open (5), close (5), sit on (2), put on a surface (6), put in a container (6),
+    switch on (4). ``action_names`` (also ``info["action_names"]`` after ``reset``) names
+    every action. An action that breaks a rule changes nothing and sets
+    ``info["executable"] = False``, ``info["reason"]`` and ``info["reason_code"]``.
+
+    ## Reward
+    Sparse: 1.0 on the step the goal is reached, otherwise 0.0. ``info["success"]`` and
+    ``info["cgc"]`` (share of goal predicates holding) are given at every step.
+
+    ## Termination
+    Terminates when every goal predicate holds (success), or when an irreversible step has
+    made the goal unreachable (``info["failure"]`` says which); truncates after
+    ``max_steps`` steps.
+
+    ## Registered ids
+    ``rewardgym/Household-v1``, with keyword arguments ``layout`` ("default" | "shifted"),
+    ``instructions`` ("train" | "fine" | "abstract"; "fine-grained" is read as "fine"),
+    ``max_steps`` (``None``: per task, half again its longest expert script) and ``tasks``
+    (a subset of task ids or names; all 25 by default).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's convention)
+
+    def __init__(
+        self,
+        layout: str = "default",
+        instructions: str = "train",
+        max_steps: int | None = None,
+        tasks: list[int | str] | tuple[int | str, ...] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        """Build the env; see the class docstring for what each argument selects."""
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}: use one of {LAYOUTS}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1 (or None), got {max_steps}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self.layout = layout
+        self.instruction_split = split_name(instructions)
+        self.max_steps_option = max_steps
+        self.task_ids: tuple[int, ...] = (
+            tuple(range(N_TASKS)) if tasks is None else tuple(task_id(t) for t in tasks)
+        )
+        if not self.task_ids:
+            raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
+        self.task: Task = TASKS[self.task_ids[0]]
+        self.instruction: Instruction = instructions_for(self.task.id, self.instruction_split)[0]
+        self.instruction_index = 0
+        self.placements: dict[int, int] = {o: places[0][0] for o, places in PRIORS[layout].items()}
+        self.world = World(self.placements)
+        self._initial_world = self.world.copy()
+        self.max_steps = max_steps or default_max_steps(self.task, layout)
+        self.steps = 0
+        self.failure = ""
+        self.seen: set[int] = set()
+        self.checked: set[int] = set()
+        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._history: list[str] = []
+        self._last = (-1, 0, "")
+        self._script: list[int] | None = None
+        self._plan: list[int] | None = None
+        self._plan_pos = 0
+        self._obs: dict[str, Any] = {}
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """The name of every action, indexed by action id."""
+        return ACTION_NAMES
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode; ``options`` may fix ``task``, ``instruction``, ``room``, ``placements``.
+
+        ``task`` is an id or a name, ``instruction`` an index into the task's instructions of
+        this env's split, ``room`` a room id or name and ``placements`` a dict from key object
+        names to one of their plausible places (the others are drawn); whatever is not fixed
+        is drawn from the seeded generator.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        if "task" in options:
+            chosen = task_id(options["task"])
+        else:
+            chosen = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        self.task = TASKS[chosen]
+        split = instructions_for(chosen, self.instruction_split)
+        index = int(self.np_random.integers(len(split)))
+        if "instruction" in options:
+            index = int(options["instruction"])
+            if not 0 <= index < len(split):
+                raise ValueError(
+                    f"options['instruction']={index} is out of range: task {chosen} has "
+                    f"{len(split)} {self.instruction_split!r} instructions"
+                )
+        self.instruction = split[index]
+        self.instruction_index = index
+        room = int(self.np_random.integers(N_ROOMS))
+        if "room" in options:
+            room = _room_id(options["room"])
+        self.placements = sample_placements(self.layout, self.np_random)
+        self.placements.update(_placements_option(options.get("placements", {}), self.layout))
+        self.world = World(self.placements, start_room=room)
+        self._initial_world = self.world.copy()
+        self.max_steps = self.max_steps_option or default_max_steps(self.task, self.layout)
+        self.steps = 0
+        self.failure = ""
+        self.seen = set()
+        self.checked = set()
+        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._history = []
+        self._last = (-1, 0, "")
+        self._script = None
+        self._plan, self._plan_pos = None, 0
+        flags = self.task.goal_flags(self.world)
+        info = {
+            "action_names": ACTION_NAMES,
+            "task_id": self.task.id,
+            "task_name": self.task.name,
+            "goal": tuple(str(p) for p in self.task.goal),
+            "instruction": self.instruction.text,
+            "instruction_id": self.instruction.id,
+            "instruction_kind": self.instruction.kind,
+            "room": ROOMS[room],
+            "max_steps": self.max_steps,
+            "success": all(flags),
+            "cgc": sum(flags) / len(flags),
+        }
+        return self._observe(), info
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Apply one action; an impossible one changes nothing and says why in ``info``."""
+        act = int(action)
+        if not 0 <= act < N_ACTIONS:
+            raise ValueError(f"action {action!r} is out of range: use 0..{N_ACTIONS - 1}")
+        code = apply_action(self.world, act)
+        reason = reason_text(self.world, act, code)
+        if not code:
+            self._completed[act] = 1
+            self._history.append(ACTION_NAMES[act])
+            if act in IRREVERSIBLE and plan(self.world, self.task) is None:
+                self.failure = f"{ACTION_NAMES[act]} made the goal unreachable"
+        self._last = (act, code, reason)
+        self._advance_plan(act, executed=not code)
+        self.steps += 1
+        flags = self.task.goal_flags(self.world)
+        success = all(flags)
+        info = {
+            "executable": not code,
+            "reason": reason,
+            "reason_code": code,
+            "action_name": ACTION_NAMES[act],
+            "success": success,
+            "cgc": sum(flags) / len(flags),
+            "failure": self.failure,
+        }
+        terminated = success or bool(self.failure)
+        truncated = not terminated and self.steps >= self.max_steps
+        return self._observe(), 1.0 if success else 0.0, terminated, truncated, info
+
+    def _observe(self) -> dict[str, Any]:
+        world = self.world
+        visible = world.visible_objects()
+        act, code, reason = self._last
+        obs = array_fields(world, visible, act, code)
+        obs["text"] = render_text(
+            world, visible, self.instruction.text, self._history, describe_last(act, reason)
+        )
+        obs["completed"] = self._completed.copy()
+        obs["task"] = self.task.id
+        obs["instruction"] = self.instruction.id
+        self._obs = obs
+        self.seen.update(visible)
+        if world.held >= 0:
+            self.seen.add(world.held)
+        self.checked.update(world.places_in_view())
+        return obs
+
+    def _advance_plan(self, action: int, executed: bool) -> None:
+        plan_ = self._plan
+        pos = self._plan_pos
+        if plan_ is not None and executed and pos < len(plan_) and plan_[pos] == action:
+            self._plan_pos += 1
+            return
+        if plan_ is not None and not executed:
+            return  # a failed action changes nothing, so the plan still stands
+        self._plan = None
+
+    def replay_options(self) -> dict[str, Any]:
+        """Reset options that rebuild this episode's first state exactly (for replays, oracles)."""
+        return {
+            "task": self.task.id,
+            "instruction": self.instruction_index,
+            "room": ROOMS[self._initial_world.agent_room],
+            "placements": {OBJECT_NAMES[o]: place_name(p) for o, p in self.placements.items()},
+        }
+
+    def expert_script(self) -> list[int]:
+        """The searcher's fixed script from this episode's first state (the data's expert)."""
+        if self._script is None:
+            script = search_script(self._initial_world, self.task, PRIORS[self.layout])
+            self._script = script or []
+        return list(self._script)
+
+    @property
+    def reference_plan(self) -> list[int]:
+        """The expert script from the initial state: the reference of the Plan metric."""
+        return self.expert_script()
+
+    def script_for(self, task: int | str) -> list[int]:
+        """The searcher's script for another task from this episode's first state."""
+        other = TASKS[task_id(task)]
+        return search_script(self._initial_world, other, PRIORS[self.layout]) or []
+
+    def expert_plan(self) -> list[int] | None:
+        """The privileged expert's remaining actions from the current state, or ``None`` if lost."""
+        if self._plan is None:
+            self._plan, self._plan_pos = plan(self.world, self.task), 0
+            if self._plan is None:
+                return None
+        return self._plan[self._plan_pos :]
+
+    def expert_action(self) -> int | None:
+        """The privileged expert's next action (it replans), or ``None`` if done or lost."""
+        remaining = self.expert_plan()
+        return remaining[0] if remaining else None
+
+    def goal_distance(self) -> int | None:
+        """Steps the privileged expert still needs from here (``None``: unreachable)."""
+        remaining = plan(self.world, self.task)
+        return None if remaining is None else len(remaining)
+
+    def search_distance(self) -> int | None:
+        """Steps the searcher still needs from here, knowing what the agent has seen and where it
+        has looked (``None``: the goal is unreachable)."""
+        if self.failure:
+            return None
+        remaining = search_script(
+            self.world, self.task, PRIORS[self.layout], known=self.seen, checked=self.checked
+        )
+        return None if remaining is None else len(remaining)
+
+    def executable_actions(self) -> list[int]:
+        """The ids of the actions the simulator would execute from the current state."""
+        return executable_actions(self.world)
+
+    def goal_flags(self) -> list[bool]:
+        """Which goal predicates of the current task hold now, in goal order."""
+        return self.task.goal_flags(self.world)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The current text observation when ``render_mode="ansi"``, else nothing."""
+        if self.render_mode == "ansi":
+            return str(self._obs.get("text", ""))
+        return None
+
+
+__all__ = ["HouseholdV1Env"]
