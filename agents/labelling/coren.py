@@ -24,12 +24,12 @@ from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.ensemble import (
     CompleteFn,
+    Ensemble,
     EnsembleCounts,
     ScoredTrajectory,
-    combine_terms,
     score_trajectories,
 )
-from rewardgym.wrappers.coren.grounding import episode_transitions, reference_answers
+from rewardgym.wrappers.coren.grounding import episode_transitions
 from rewardgym.wrappers.coren.orchestrator import (
     Orchestrator,
     OrchestratorSpec,
@@ -37,7 +37,8 @@ from rewardgym.wrappers.coren.orchestrator import (
     normalised_returns,
     step_inputs,
 )
-from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.coren.qa import QABank, build_qa_bank
+from rewardgym.wrappers.coren.scoring import combine_terms
 from rewardgym.wrappers.judges.base import Judge, Transition
 from rewardgym.wrappers.judges.cache import JudgeCache
 from rewardgym.wrappers.judges.embedding import EmbeddingJudge
@@ -60,6 +61,7 @@ class JudgedDataset:
     judge_stats: dict[str, int]
     cache_hits: int
     seconds: float
+    qa: QABank | None = None
 
     def flat_terms(self) -> np.ndarray:
         """The ``(S, 3)`` terms of all steps, episode after episode."""
@@ -127,35 +129,27 @@ def judge_dataset(
     progress: bool = True,
     complete: CompleteFn | None = None,
 ) -> JudgedDataset:
-    """Ask ``judge`` about every step of ``data`` and compute COREN's three terms."""
+    """Ask ``judge`` about every step of ``data`` and compute COREN's three terms.
+
+    Without ``qa`` the structural QA bank is drawn from the simulator (``build_qa_bank``),
+    from episodes whose seeds are none of ``data``'s.
+    """
     config = config or CorenConfig()
     embedder = _embedder_of(judge, embedder)
     prompts = tuple(prompts) if prompts is not None else load_prompts(config.n_prompts)
     start = time.perf_counter()
     transitions = [episode_transitions(ep, data.action_names, data.env_id) for ep in data]
-    references = _references(data, transitions, qa, embedder)
-    # Rate and structural questions for every step and prompt, plus at most one backward
-    # (temporal) question per trajectory and prompt; the bar closes at the true count.
-    total = (2 * sum(len(t) for t in transitions) + len(transitions)) * len(prompts)
+    if qa is None:
+        qa = default_qa_bank(data, config, embedder)
     calls_before, failures_before = judge.stats.calls, judge.stats.failures
     hits_before = cache.stats.hits if cache is not None else 0
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, desc="COREN judge requests", unit="req", disable=not progress) as bar:
+    with tqdm(desc="COREN judge requests", unit="req", disable=not progress) as bar:
+        ensemble = Ensemble(judge, prompts, config, cache, bar.update, complete)
         scored, counts = score_trajectories(
-            transitions,
-            references,
-            judge,
-            prompts,
-            embedder,
-            cache=cache,
-            batch_size=config.batch_size,
-            similarity_threshold=config.similarity_threshold,
-            progress=bar.update,
-            complete=complete,
+            transitions, actions=data.action_names, qa=qa, embedder=embedder, ensemble=ensemble
         )
-        bar.total = bar.n
-        bar.refresh()
     return JudgedDataset(
         data=data,
         transitions=transitions,
@@ -168,33 +162,22 @@ def judge_dataset(
         },
         cache_hits=(cache.stats.hits - hits_before) if cache is not None else 0,
         seconds=time.perf_counter() - start,
+        qa=qa,
     )
 
 
-def _references(
-    data: TrajectoryDataset,
-    transitions: list[list[Transition]],
-    qa: QABank | None,
-    embedder: CachedEmbedder,
-) -> list[list[str]]:
-    """Reference answers of every step, retrieved from the QA bank (ground truth by default)."""
-    if qa is None:
-        qa = QABank(embedder)
-        for episode, steps in zip(data, transitions, strict=True):
-            truth = reference_answers(episode, steps, data.env_id)
-            if truth is None:
-                raise ValueError(
-                    f"{data.env_id} gives no ground-truth answer to the structural question; "
-                    "pass a QA file (label_dataset(qa=...), CLI --qa FILE)"
-                )
-            for step, answer in zip(steps, truth, strict=True):
-                qa.add(step.instruction, step.visible, answer)
-    flat = qa.retrieve([(s.instruction, s.visible) for steps in transitions for s in steps])
-    out, pos = [], 0
-    for steps in transitions:
-        out.append([answer for answer, _ in flat[pos : pos + len(steps)]])
-        pos += len(steps)
-    return out
+def default_qa_bank(
+    data: TrajectoryDataset, config: CorenConfig, embedder: CachedEmbedder
+) -> QABank:
+    """The simulator's QA bank for ``data``'s env, drawn from episodes kept out of ``data``."""
+    return build_qa_bank(
+        data.env_id,
+        embedder,
+        n_pairs=config.qa_pairs,
+        seed=config.qa_seed,
+        exclude_seeds=[ep.seed for ep in data],
+        env_kwargs=data.env_kwargs,
+    )
 
 
 def split_episodes(n: int, holdout_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -318,6 +301,8 @@ def write_labelled(
     extras.mkdir(parents=True, exist_ok=True)
     if orchestrator is not None:
         orchestrator.save(extras / "orchestrator.pt")
+    if judged.qa is not None:
+        judged.qa.to_jsonl(extras / "qa.jsonl")
     lengths = [len(s.terms) for s in judged.scored]
     np.savez_compressed(
         extras / "terms.npz",

@@ -172,19 +172,6 @@ def _household_relevant(task_id: int) -> frozenset[str]:
     )
 
 
-def reference_answers(
-    episode: Episode, transitions: Sequence[Any], env_id: str
-) -> list[str] | None:
-    """The simulator's answer to the structural question at every step, or ``None`` if unknown."""
-    answers = [
-        reference_answer(env_id, episode.task_id, episode.instruction, t.visible)
-        for t in transitions
-    ]
-    if any(a is None for a in answers):
-        return None
-    return [a for a in answers if a is not None]
-
-
 def observation_items(transition: Any) -> tuple[str, ...]:
     """The short strings that stand for an observation in the orchestrator's input."""
     items = [*transition.visible]
@@ -203,6 +190,5 @@ __all__ = [
     "format_answer",
     "observation_items",
     "reference_answer",
-    "reference_answers",
     "step_transition",
 ]
