@@ -14,7 +14,8 @@ observation) and prints judge calls per second and how many steps a labelling bu
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 import tyro
 
@@ -48,6 +49,8 @@ class PerfConfig:
     """A labelling budget in seconds (the quick preset's hf share): steps that fit are printed."""
     threads: int = 2
     """Torch CPU threads (the project's two cores)."""
+    dtype: Literal["auto", "float32", "bfloat16"] = "auto"
+    """The judge's dtype (auto: bfloat16 where the CPU computes it natively)."""
 
 
 def _state_requests(
@@ -75,9 +78,9 @@ def run(config: PerfConfig) -> dict[str, float]:
     steps = [t for ep in data for t in episode_transitions(ep, data.action_names, data.env_id)]
     stride = max(len(steps) // max(config.states, 1), 1)
     states = steps[::stride][: config.states]
-    settings = HFJudgeConfig(threads=config.threads)
+    settings = HFJudgeConfig(threads=config.threads, dtype=config.dtype)
     packed = HFJudge(config.model, settings)
-    plain = HFJudge(config.model, HFJudgeConfig(threads=config.threads, reuse_prefix=False))
+    plain = HFJudge(config.model, replace(settings, reuse_prefix=False))
     warm = _state_requests(states[:1], names[:2], config.n_prompts)
     packed.rate(warm)
     plain.rate(warm[:1])
@@ -104,7 +107,10 @@ def run(config: PerfConfig) -> dict[str, float]:
     rate = {k: ratings[k] / max(seconds[k], 1e-9) for k in seconds}
     fed_plain = plain.tokens_fed / max(ratings["plain"], 1)
     fed_packed = packed.tokens_fed / max(ratings["packed"] + ratings["packed_all"], 1)
-    print(f"hf judge {packed.identity}, {config.threads} threads, {len(states)} observations:")
+    print(
+        f"hf judge {packed.identity} ({packed.dtype}), {config.threads} threads, "
+        f"{len(states)} observations:"
+    )
     print(
         f"  plain, one forward pass per rating : {rate['plain']:8.1f} ratings/s "
         f"({fed_plain:.0f} tokens fed per rating)"

@@ -36,7 +36,15 @@ def test_perf_hf_judge_prints_both_modes_and_agrees(
 
     model = tiny_llama(tmp_path / "tiny")
     figures = run(
-        PerfConfig(model=str(model), episodes=1, states=1, plain_actions=3, n_prompts=2, threads=1)
+        PerfConfig(
+            model=str(model),
+            episodes=1,
+            states=1,
+            plain_actions=3,
+            n_prompts=2,
+            threads=1,
+            dtype="float32",
+        )
     )
     out = capsys.readouterr().out
     assert "ratio packed/plain" in out and "calls/s" in out

@@ -104,7 +104,11 @@ def candidate_actions(step: Transition, actions: Sequence[str], mode: str) -> li
 
 @dataclass
 class StepRatings:
-    """Per step and prompt: the vote for the logged action and the top-rated candidate."""
+    """Per step and prompt: the vote for the logged action and the top-rated candidate.
+
+    ``requests`` and ``abstentions`` count every candidate rating asked (after merging equal
+    observations), not only the logged actions' votes.
+    """
 
     votes: np.ndarray
     plan: np.ndarray
@@ -161,7 +165,7 @@ def rate_steps(
         plan,
         logged,
         requests=len(expanded) * len(prompts),
-        abstentions=int(np.isnan(votes).sum()),
+        abstentions=int(np.isnan(rows).sum()),
     )
 
 

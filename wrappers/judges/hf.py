@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,8 +51,10 @@ class HFJudgeConfig:
 
     device: str = "cpu"
     """Torch device of the model (``cpu``, ``cuda``, ``cuda:1``)."""
-    dtype: Literal["float32", "bfloat16", "float16"] = "float32"
-    """Weights' dtype (``bfloat16`` halves memory on a GPU; float32 is exact on the CPU)."""
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
+    """Weights' dtype; auto: bfloat16 where the device computes it natively (a CPU with AMX or AVX-512 BF16, a recent GPU; about twice as fast), else float32."""
+    calibrate: bool = False
+    """Contextual calibration (Zhao et al., ICML 2021): score each rating option relative to the same prompt with the action "none", so a model's fixed preference for one option cancels."""
     reuse_prefix: bool = True
     """Reuse the cached prompt head and read a whole batch as one token trie; False runs one plain forward pass per request."""
     max_batch_tokens: int = 512
@@ -110,12 +112,16 @@ class HFJudge(Judge):
         self._torch = torch
         self.tokenizer: Any = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
         loader: Any = AutoModelForCausalLM
+        self.dtype = _resolve_dtype(self.config.dtype, self.config.device)
         self.model: Any = loader.from_pretrained(
-            str(folder), local_files_only=True, dtype=getattr(torch, self.config.dtype)
+            str(folder), local_files_only=True, dtype=getattr(torch, self.dtype)
         )
         self.model.to(self.config.device)
         self.model.eval()
         self.identity = f"hf:{model}" if is_pretrained(model) else f"hf:{folder.resolve()}"
+        if self.dtype != "float32" or self.config.calibrate:
+            # Cached answers of another precision or scoring rule are not this judge's.
+            self.identity += f"@{self.dtype}" + ("+calibrated" if self.config.calibrate else "")
         self._wrap = self._chat_wrapper()
         self._heads: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self._head_text: dict[tuple[str, str, str], tuple[int, ...]] = {}
@@ -223,9 +229,22 @@ class HFJudge(Judge):
         return head
 
     def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
-        answers: list[str | None] = [None] * len(requests)
+        asked = list(requests)
+        null: dict[int, int] = {}  # rating request -> its content-free twin (calibration)
+        if self.config.calibrate:
+            twins: dict[str, int] = {}
+            for i, request in enumerate(requests):
+                if request.kind == "rate":
+                    blank = replace(request, transition=replace(request.transition, action="none"))
+                    text = blank.text()
+                    if text not in twins:
+                        twins[text] = len(asked)
+                        asked.append(blank)
+                    null[i] = twins[text]
+        answers: list[str | None] = [None] * len(asked)
+        scores: dict[int, list[float]] = {}
         groups: dict[tuple[tuple[int, ...], bool], list[_Job]] = {}
-        for job in self._jobs(requests):
+        for job in self._jobs(asked):
             groups.setdefault((job.tokens[: job.head], bool(job.options)), []).append(job)
         threads = self.config.threads
         before = self._torch.get_num_threads()
@@ -244,12 +263,21 @@ class HFJudge(Judge):
                     for job in chunk:
                         job.head = len(shared)
                     if scored:
-                        self._score(chunk, head, requests, answers)
+                        self._score(chunk, head, scores)
                     else:
                         self._generate(chunk, head, answers)
         finally:
             self._torch.set_num_threads(before)
-        return answers
+        for i, request in enumerate(requests):
+            if i not in scores:
+                continue
+            values = scores[i]
+            if i in null:
+                values = [v - b for v, b in zip(values, scores[null[i]], strict=True)]
+            names = RATING_OPTIONS if request.kind == "rate" else YES_NO
+            best = max(range(len(values)), key=values.__getitem__)
+            answers[i] = (request.options or names)[best]
+        return answers[: len(requests)]
 
     def _chunks(self, jobs: list[_Job]) -> list[list[_Job]]:
         """Runs of sorted jobs whose trie, beyond what they all share, fits ``max_batch_tokens``.
@@ -280,14 +308,8 @@ class HFJudge(Judge):
             chunks[-1].append(job)
         return chunks
 
-    def _score(
-        self,
-        chunk: list[_Job],
-        head: Any,
-        requests: Sequence[JudgeRequest],
-        answers: list[str | None],
-    ) -> None:
-        """Answer each job of ``chunk`` with its most likely option, in one forward pass."""
+    def _score(self, chunk: list[_Job], head: Any, scores: dict[int, list[float]]) -> None:
+        """The log-likelihood of every option of every job of ``chunk``, in one forward pass."""
         from rewardgym.wrappers.judges.tree_attention import TokenTrie, tree_logprobs
 
         trie = TokenTrie()
@@ -306,14 +328,11 @@ class HFJudge(Judge):
         self.tokens_fed += len(trie)
         pos = 0
         for job in chunk:
-            scores = []
+            values = []
             for _ in job.options:
-                scores.append(sum(float(logprobs[row[n], t]) for n, t in reads[pos]))
+                values.append(sum(float(logprobs[row[n], t]) for n, t in reads[pos]))
                 pos += 1
-            best = max(range(len(scores)), key=scores.__getitem__)
-            request = requests[job.index]
-            names = RATING_OPTIONS if request.kind == "rate" else YES_NO
-            answers[job.index] = (request.options or names)[best]
+            scores[job.index] = values
 
     def _generate(self, chunk: list[_Job], head: Any, answers: list[str | None]) -> None:
         """Greedy answers of the jobs of ``chunk`` (all advanced together), memoised by prompt."""
@@ -348,6 +367,23 @@ class HFJudge(Judge):
                     stop.update(int(t) for t in token)
             self._stop = frozenset(stop)
         return self._stop
+
+
+def _resolve_dtype(dtype: str, device: str) -> str:
+    """``auto``: bfloat16 where the device has native bfloat16 arithmetic, else float32."""
+    if dtype != "auto":
+        return dtype
+    import torch
+
+    if device.startswith("cuda"):
+        return "bfloat16" if torch.cuda.is_bf16_supported() else "float32"
+    if device == "cpu":
+        import torch.cpu
+
+        checks = ("_is_amx_tile_supported", "_is_avx512_bf16_supported")
+        if any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks):
+            return "bfloat16"
+    return "float32"
 
 
 def _common_prefix(sequences: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

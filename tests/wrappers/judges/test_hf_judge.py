@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,9 @@ def test_packed_judge_answers_exactly_as_plain_passes_and_feeds_fewer_tokens(
     from rewardgym.wrappers.judges.hf import RATING_OPTIONS, HFJudge, HFJudgeConfig
 
     asked = requests()
-    packed = HFJudge(tiny_model, HFJudgeConfig(max_batch_tokens=64, max_new_tokens=5))
-    plain = HFJudge(tiny_model, HFJudgeConfig(reuse_prefix=False, max_new_tokens=5))
+    exact = HFJudgeConfig(dtype="float32", max_new_tokens=5)
+    packed = HFJudge(tiny_model, replace(exact, max_batch_tokens=64))
+    plain = HFJudge(tiny_model, replace(exact, reuse_prefix=False))
     fast, slow = packed.complete(asked), plain.complete(asked)
     assert fast == slow
     rated = [a for r, a in zip(asked, fast, strict=True) if r.kind == "rate"]
@@ -77,13 +79,29 @@ def test_packed_judge_answers_exactly_as_plain_passes_and_feeds_fewer_tokens(
     assert packed.identity == f"hf:{tiny_model.resolve()}"
 
 
+def test_calibrated_scoring_is_the_same_in_both_modes_and_has_its_own_identity(
+    tiny_model: Path,
+) -> None:
+    from rewardgym.wrappers.judges.hf import HFJudge, HFJudgeConfig
+
+    rated = [r for r in requests() if r.kind == "rate"]
+    config = HFJudgeConfig(dtype="float32", calibrate=True)
+    packed = HFJudge(tiny_model, config)
+    plain = HFJudge(tiny_model, replace(config, reuse_prefix=False))
+    raw = HFJudge(tiny_model, HFJudgeConfig(dtype="float32"))
+    calibrated = packed.complete(rated)
+    assert calibrated == plain.complete(rated)
+    assert calibrated != raw.complete(rated)  # the content-free baseline moves the choice
+    assert packed.identity.endswith("+calibrated") and "@" not in raw.identity
+
+
 def test_answers_are_the_options_the_model_finds_most_likely(tiny_model: Path) -> None:
     """A model that always predicts "2" (or "no") rates 2 (answers no); raw prompts work too."""
     import torch
 
     from rewardgym.wrappers.judges.hf import HFJudge, HFJudgeConfig
 
-    judge = HFJudge(tiny_model, HFJudgeConfig(chat_template=False))
+    judge = HFJudge(tiny_model, HFJudgeConfig(chat_template=False, dtype="float32"))
     head = judge.model.lm_head
     asked = [r for r in requests() if r.kind in ("rate", "temporal")][-7:]
     for favourite in ("2", "no"):
