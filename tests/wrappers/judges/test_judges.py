@@ -107,3 +107,60 @@ def test_embedding_judge_rates_relevant_above_irrelevant_and_flags_impossible() 
     )
     assert verdicts[0] in ("yes", "no")
     assert judge.stats.calls == 5 * 5 + 5 + 1
+
+
+HOUSE = ("fridge", "kitchen table", "apple", "milk", "sofa", "tv", "trash can")
+KITCHEN = Transition(
+    instruction="Put the apple in the fridge.",
+    observation="",
+    action="",
+    visible=("fridge", "kitchen table", "milk", "trash can"),
+    reachable=("living room", "bedroom"),
+    room="kitchen",
+    closed=("fridge",),
+    objects=HOUSE,
+    facts=True,
+)
+
+
+def _votes(judge: EmbeddingJudge, step: Transition, action: str) -> list[int | None]:
+    from dataclasses import replace
+
+    return judge.rate(
+        [JudgeRequest("rate", p, replace(step, action=action)) for p in load_prompts(5)]
+    )
+
+
+def test_embedding_judge_reads_preconditions_from_the_scene_facts() -> None:
+    from dataclasses import replace
+
+    judge = EmbeddingJudge(hashing_embedder())
+    assert _votes(judge, KITCHEN, "grab milk") == [-2] * 5  # not next to it
+    assert _votes(judge, KITCHEN, "walk to kitchen") == [-2] * 5  # already there
+    assert _votes(judge, KITCHEN, "open fridge") == [-2] * 5  # not next to the fridge
+    assert _votes(judge, KITCHEN, "put in fridge") == [-2] * 5  # nothing held
+    near = replace(KITCHEN, near="fridge")
+    assert -2 not in _votes(judge, near, "open fridge")
+    assert _votes(judge, near, "close fridge") == [-2] * 5  # it is closed
+    holding = replace(KITCHEN, near="fridge", held="apple")
+    assert _votes(judge, holding, "put in fridge") == [-2] * 5  # closed: open it first
+    opened = replace(holding, closed=(), opened=("fridge",))
+    assert -2 not in _votes(judge, opened, "put in fridge")
+    assert _votes(judge, opened, "grab milk") == [-2] * 5  # hands full
+    # Without facts only the text rules apply: grabbing from afar is not ruled out.
+    assert -2 not in _votes(judge, replace(KITCHEN, facts=False, action=""), "grab milk")
+
+
+def test_embedding_judge_rates_searching_for_a_missing_needed_object_supportive() -> None:
+    from dataclasses import replace
+
+    judge = EmbeddingJudge(hashing_embedder())
+    # The apple is needed and out of sight: another room or a closed container may hold it.
+    for action, step in (
+        ("walk to living room", KITCHEN),
+        ("open fridge", replace(KITCHEN, near="fridge")),
+    ):
+        assert min(v for v in _votes(judge, step, action) if v is not None) >= 1, action
+    # Once the apple is in view, walking away is no longer a search for it.
+    seen = replace(KITCHEN, visible=(*KITCHEN.visible, "apple"))
+    assert max(v for v in _votes(judge, seen, "walk to bedroom") if v is not None) <= 0
