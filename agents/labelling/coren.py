@@ -19,6 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.agents.labelling.judge_quality import (
+    ProbeState,
+    judge_report,
+    probe_ratings,
+    probe_states,
+)
 from rewardgym.embeddings import CachedEmbedder, shared_embedder
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
@@ -90,6 +96,8 @@ class LabelReport:
     initial_loss: float | None = None
     out: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    judges: dict[str, dict[str, float]] = field(default_factory=dict)
+    """The judge-quality row of the judge, keyed by its name (``wrappers.judges.quality``)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -180,6 +188,30 @@ def default_qa_bank(
     )
 
 
+def _probe(
+    data: TrajectoryDataset,
+    judge: Judge,
+    prompts: Sequence[Prompt],
+    config: CorenConfig,
+    cache: JudgeCache,
+) -> tuple[list[ProbeState], np.ndarray] | None:
+    """Probe states of the held-out episodes and the judge's ratings there (``None``: no probe).
+
+    Envs whose simulator cannot say the expert's move (or rebuild an episode) get no report.
+    """
+    if not config.probe_states:
+        return None
+    _, heldout = split_episodes(len(data), config.holdout_fraction, config.seed)
+    try:
+        states = probe_states(
+            data, max_states=config.probe_states, seed=config.seed, episodes=heldout.tolist()
+        )
+    except (TypeError, RuntimeError):
+        return None
+    ensemble = Ensemble(judge, prompts, config, cache)
+    return states, probe_ratings(states, data.action_names, ensemble)
+
+
 def split_episodes(n: int, holdout_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Train and held-out episode indices: a seeded permutation cut at ``holdout_fraction``."""
     order = np.random.default_rng(seed).permutation(n)
@@ -263,6 +295,7 @@ def dense_rewards(
     bounds = np.cumsum([0, *lengths])
     rewards = [flat[bounds[i] : bounds[i + 1]].astype(np.float32) for i in range(len(lengths))]
     held_returns = normalised_returns([rewards[i] for i in heldout], config.gamma)
+    info["heldout_returns"], info["heldout_success"] = held_returns, success[heldout]
     info["heldout_correlation"] = point_biserial(held_returns, success[heldout])
     info["heldout_term_correlations"] = {
         name: point_biserial(
@@ -360,8 +393,10 @@ def label_ablations(
         judged = judge_dataset(
             data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
         )
+        probe = _probe(data, judge_obj, prompts, config, cache)
     finally:
         cache.close()
+    judge_name = judge if isinstance(judge, str) else judge_obj.identity
     reports = {}
     for ablation in ablations:
         cfg = replace(config, ablation=ablation)
@@ -390,6 +425,17 @@ def label_ablations(
             initial_loss=info.get("initial_loss"),
             extra={k: v for k, v in info.items() if k == "mean_weights"},
         )
+        if probe is not None:
+            row = judge_report(
+                probe[0],
+                probe[1],
+                heldout_returns=info["heldout_returns"],
+                heldout_success=info["heldout_success"],
+                seconds=judged.seconds,
+                calls=judged.judge_stats["calls"],
+                steps=data.n_steps,
+            )
+            report.judges = {judge_name: row.as_dict()}
         target = root / ablation if len(ablations) > 1 else root
         report.out = str(target)
         report.total_seconds = time.perf_counter() - start

@@ -75,6 +75,8 @@ class CorenConfig:
     """Size of the structural QA bank drawn from the simulator (paper: 139)."""
     qa_seed: int = 7919
     """Seed of the episodes the QA bank is drawn from (their seeds never equal a labelled episode's)."""
+    probe_states: int = 200
+    """Held-out states at which every action is rated for the judge-quality report (0: no report)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
@@ -100,6 +102,8 @@ class CorenConfig:
             )
         if self.batch_size < 1:
             raise ValueError(f"CorenConfig.batch_size={self.batch_size}: use at least 1")
+        if self.probe_states < 0:
+            raise ValueError(f"CorenConfig.probe_states={self.probe_states}: use 0 or more")
         if self.qa_pairs < 1:
             raise ValueError(f"CorenConfig.qa_pairs={self.qa_pairs}: use at least 1")
         if self.candidates not in ("grounded", "all"):
