@@ -27,7 +27,7 @@ class LabelCoren:
     out: Path
     """Directory of the relabelled data set."""
     judge: str = "embedding"
-    """Judge: embedding | embedding:hashing | hf:PATH | openai:URL."""
+    """Judge: embedding | embedding:hashing | hf:smollm2-135m | hf:PATH | openai:URL."""
     coren: Annotated[CorenConfig, tyro.conf.arg(name="")] = field(default_factory=CorenConfig)
     openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
     """Settings of an openai:URL judge (refused for other judges)."""
@@ -88,6 +88,15 @@ class LabelCoren:
             f"{report.heldout_correlation:.3f} over {report.heldout_episodes} episodes; "
             f"written to {report.out}; judge cache {report.cache}"
         )
+        for name, row in report.judges.items():
+            console.print(
+                f"judge {name}: expert's next action rated +2 {row['expert_next_top']:.1%}, "
+                f">= +1 {row['expert_next_supportive']:.1%}; top-rated = expert's "
+                f"{row['greedy_agreement']:.1%}; non-executable rated -2 "
+                f"{row['nonexec_minus2']:.1%} ({row['probe_states']} held-out states); "
+                f"{row['seconds_per_1k_steps']:.1f} s and {row['calls_per_1k_steps']:.0f} "
+                "calls per 1,000 steps"
+            )
 
 
 __all__ = ["LabelCoren"]

@@ -22,6 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.agents.labelling.judge_quality import (
+    ProbeState,
+    judge_report,
+    probe_ratings,
+    probe_states,
+)
 from rewardgym.agents.labelling.output import (
     COREN_DIR,
     LabellingError,
@@ -38,12 +44,12 @@ from rewardgym.runtime import absolute, atomic_output, prepare_output
 from rewardgym.wrappers.coren.config import TERMS, CorenConfig
 from rewardgym.wrappers.coren.ensemble import (
     CompleteFn,
+    Ensemble,
     EnsembleCounts,
     ScoredTrajectory,
-    combine_terms,
     score_trajectories,
 )
-from rewardgym.wrappers.coren.grounding import episode_transitions, reference_answers
+from rewardgym.wrappers.coren.grounding import episode_transitions
 from rewardgym.wrappers.coren.orchestrator import (
     Orchestrator,
     OrchestratorSpec,
@@ -51,7 +57,8 @@ from rewardgym.wrappers.coren.orchestrator import (
     normalised_returns,
     step_inputs,
 )
-from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.coren.qa import QABank, build_qa_bank
+from rewardgym.wrappers.coren.scoring import combine_terms
 from rewardgym.wrappers.judges.base import Judge, Transition
 from rewardgym.wrappers.judges.cache import JudgeCache
 from rewardgym.wrappers.judges.embedding import EmbeddingJudge
@@ -71,6 +78,7 @@ class JudgedDataset:
     judge_stats: dict[str, int]
     cache_hits: int
     seconds: float
+    qa: QABank | None = None
 
     def flat_terms(self) -> np.ndarray:
         """The ``(S, 3)`` terms of all steps, episode after episode."""
@@ -100,6 +108,8 @@ class LabelReport:
     out: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     cache: str = ""
+    judges: dict[str, dict[str, float]] = field(default_factory=dict)
+    """The judge-quality row of the judge, keyed by its name (``wrappers.judges.quality``)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -139,35 +149,27 @@ def judge_dataset(
     progress: bool = True,
     complete: CompleteFn | None = None,
 ) -> JudgedDataset:
-    """Ask ``judge`` about every step of ``data`` and compute COREN's three terms."""
+    """Ask ``judge`` about every step of ``data`` and compute COREN's three terms.
+
+    Without ``qa`` the structural QA bank is drawn from the simulator (``build_qa_bank``),
+    from episodes whose seeds are none of ``data``'s.
+    """
     config = config or CorenConfig()
     embedder = _embedder_of(judge, embedder)
     prompts = tuple(prompts) if prompts is not None else load_prompts(config.n_prompts)
     start = time.perf_counter()
     transitions = [episode_transitions(ep, data.action_names, data.env_id) for ep in data]
-    references = _references(data, transitions, qa, embedder)
-    # Rate and structural questions for every step and prompt, plus at most one backward
-    # (temporal) question per trajectory and prompt; the bar closes at the true count.
-    total = (2 * sum(len(t) for t in transitions) + len(transitions)) * len(prompts)
+    if qa is None:
+        qa = default_qa_bank(data, config, embedder)
     calls_before, failures_before = judge.stats.calls, judge.stats.failures
     hits_before = cache.stats.hits if cache is not None else 0
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, desc="COREN judge requests", unit="req", disable=not progress) as bar:
+    with tqdm(desc="COREN judge requests", unit="req", disable=not progress) as bar:
+        ensemble = Ensemble(judge, prompts, config, cache, bar.update, complete)
         scored, counts = score_trajectories(
-            transitions,
-            references,
-            judge,
-            prompts,
-            embedder,
-            cache=cache,
-            batch_size=config.batch_size,
-            similarity_threshold=config.similarity_threshold,
-            progress=bar.update,
-            complete=complete,
+            transitions, actions=data.action_names, qa=qa, embedder=embedder, ensemble=ensemble
         )
-        bar.total = bar.n
-        bar.refresh()
     return JudgedDataset(
         data=data,
         transitions=transitions,
@@ -180,33 +182,46 @@ def judge_dataset(
         },
         cache_hits=(cache.stats.hits - hits_before) if cache is not None else 0,
         seconds=time.perf_counter() - start,
+        qa=qa,
     )
 
 
-def _references(
+def default_qa_bank(
+    data: TrajectoryDataset, config: CorenConfig, embedder: CachedEmbedder
+) -> QABank:
+    """The simulator's QA bank for ``data``'s env, drawn from episodes kept out of ``data``."""
+    return build_qa_bank(
+        data.env_id,
+        embedder,
+        n_pairs=config.qa_pairs,
+        seed=config.qa_seed,
+        exclude_seeds=[ep.seed for ep in data],
+        env_kwargs=data.env_kwargs,
+    )
+
+
+def _probe(
     data: TrajectoryDataset,
-    transitions: list[list[Transition]],
-    qa: QABank | None,
-    embedder: CachedEmbedder,
-) -> list[list[str]]:
-    """Reference answers of every step, retrieved from the QA bank (ground truth by default)."""
-    if qa is None:
-        qa = QABank(embedder)
-        for episode, steps in zip(data, transitions, strict=True):
-            truth = reference_answers(episode, steps, data.env_id)
-            if truth is None:
-                raise ValueError(
-                    f"{data.env_id} gives no ground-truth answer to the structural question; "
-                    "pass a QA file (label_dataset(qa=...), CLI --qa FILE)"
-                )
-            for step, answer in zip(steps, truth, strict=True):
-                qa.add(step.instruction, step.visible, answer)
-    flat = qa.retrieve([(s.instruction, s.visible) for steps in transitions for s in steps])
-    out, pos = [], 0
-    for steps in transitions:
-        out.append([answer for answer, _ in flat[pos : pos + len(steps)]])
-        pos += len(steps)
-    return out
+    judge: Judge,
+    prompts: Sequence[Prompt],
+    config: CorenConfig,
+    cache: JudgeCache,
+) -> tuple[list[ProbeState], np.ndarray] | None:
+    """Probe states of the held-out episodes and the judge's ratings there (``None``: no probe).
+
+    Envs whose simulator cannot say the expert's move (or rebuild an episode) get no report.
+    """
+    if not config.probe_states:
+        return None
+    _, heldout = split_episodes(len(data), config.holdout_fraction, config.seed)
+    try:
+        states = probe_states(
+            data, max_states=config.probe_states, seed=config.seed, episodes=heldout.tolist()
+        )
+    except (TypeError, RuntimeError):
+        return None
+    ensemble = Ensemble(judge, prompts, config, cache)
+    return states, probe_ratings(states, data.action_names, ensemble)
 
 
 def split_episodes(n: int, holdout_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -292,6 +307,7 @@ def dense_rewards(
     bounds = np.cumsum([0, *lengths])
     rewards = [flat[bounds[i] : bounds[i + 1]].astype(np.float32) for i in range(len(lengths))]
     held_returns = normalised_returns([rewards[i] for i in heldout], config.gamma)
+    info["heldout_returns"], info["heldout_success"] = held_returns, success[heldout]
     info["heldout_correlation"] = point_biserial(held_returns, success[heldout])
     info["heldout_term_correlations"] = {
         name: point_biserial(
@@ -365,9 +381,11 @@ def label_ablations(
             judged = judge_dataset(
                 data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
             )
+            probe = _probe(data, judge_obj, prompts, config, cache)
         finally:
             cache.close()
         check_judged(judged, judge_obj)
+        judge_name = judge if isinstance(judge, str) else judge_obj.identity
         reports = {}
         for ablation in ablations:
             cfg = replace(config, ablation=ablation)
@@ -399,6 +417,17 @@ def label_ablations(
                 extra={k: v for k, v in info.items() if k == "mean_weights"},
                 cache=str(cache_file),
             )
+            if probe is not None:
+                row = judge_report(
+                    probe[0],
+                    probe[1],
+                    heldout_returns=info["heldout_returns"],
+                    heldout_success=info["heldout_success"],
+                    seconds=judged.seconds,
+                    calls=judged.judge_stats["calls"],
+                    steps=data.n_steps,
+                )
+                report.judges = {judge_name: row.as_dict()}
             report.out = str(targets[ablation])
             report.total_seconds = time.perf_counter() - start
             write_labelled_into(staging[ablation], judged, rewards, report, orchestrator, minari)

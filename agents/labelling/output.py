@@ -65,6 +65,8 @@ def write_labelled_into(
     extras.mkdir(parents=True, exist_ok=True)
     if orchestrator is not None:
         orchestrator.save(extras / "orchestrator.pt")
+    if judged.qa is not None:
+        judged.qa.to_jsonl(extras / "qa.jsonl")
     lengths = [len(s.terms) for s in judged.scored]
     np.savez_compressed(
         extras / "terms.npz",

@@ -9,12 +9,18 @@ from typing import Any, SupportsFloat, cast
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from minigrid.core.constants import COLOR_NAMES, IDX_TO_COLOR, OBJECT_TO_IDX, STATE_TO_IDX
 
 from rewardgym.envs.babyai.describe import describe
 
 TEXT_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n.,;:'!?-()"
 TEXT_MAX_LENGTH = 2048
 ACTION_NAMES: tuple[str, ...] = ("left", "right", "forward", "pickup", "drop", "toggle", "done")
+OBJECT_TYPES: tuple[str, ...] = ("key", "ball", "box", "door")
+OBJECT_NAMES: tuple[str, ...] = tuple(f"{c} {t}" for t in OBJECT_TYPES for c in COLOR_NAMES)
+"""Every object a BabyAI mission can name (colour and type): the columns of the fact fields."""
+_OBJECT_INDEX = {name: i for i, name in enumerate(OBJECT_NAMES)}
+_TYPE_IDS = {OBJECT_TO_IDX[t]: t for t in OBJECT_TYPES}
 
 
 class BabyAITextEnv(gym.Env[dict[str, Any], int]):
@@ -29,7 +35,9 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
     ## Observation
     A ``Dict``: ``text`` (the mission, the heading, each visible object with its colour and
     its offset in steps forward and left/right, the wall ahead, what is carried),
-    ``image`` (minigrid's 7x7x3 egocentric encoding) and ``direction`` (0 east .. 3 north).
+    ``image`` (minigrid's 7x7x3 egocentric encoding), ``direction`` (0 east .. 3 north) and
+    the facts as multi-hot fields over ``OBJECT_NAMES`` (colour and type): ``visible`` (in
+    view), ``held`` (carried) and ``open`` (open doors in view).
 
     ## Action
     minigrid's ``Discrete(7)``: left, right, forward, pickup, drop, toggle, done
@@ -69,6 +77,9 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
                 "text": spaces.Text(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
                 "image": image_space,
                 "direction": spaces.Discrete(4),
+                "visible": spaces.MultiBinary(len(OBJECT_NAMES)),
+                "held": spaces.MultiBinary(len(OBJECT_NAMES)),
+                "open": spaces.MultiBinary(len(OBJECT_NAMES)),
             }
         )
         self.action_space = spaces.Discrete(len(ACTION_NAMES))  # type: ignore[assignment]
@@ -82,6 +93,30 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
     def action_names(self) -> tuple[str, ...]:
         """The name of every action, indexed by action id."""
         return ACTION_NAMES
+
+    # The names behind the fact fields, read by judges (rewardgym.wrappers.coren.grounding).
+    object_names: tuple[str, ...] = OBJECT_NAMES
+    """The objects indexed by ``visible``, ``held`` and ``open``."""
+    room_names: tuple[str, ...] = ()
+    """BabyAI's local levels have no named rooms."""
+    openable_objects: tuple[str, ...] = tuple(n for n in OBJECT_NAMES if n.endswith(" door"))
+    """The doors (open, closed or locked)."""
+
+    def goal_objects(self) -> tuple[str, ...]:
+        """The objects the mission is about (a description without a colour names every colour)."""
+        found: list[str] = []
+        stack = [self.minigrid.instrs]
+        while stack:
+            instr = stack.pop()
+            for key in ("instr_a", "instr_b"):
+                if hasattr(instr, key):
+                    stack.append(getattr(instr, key))
+            for key in ("desc", "desc_move", "desc_fixed"):
+                desc = getattr(instr, key, None)
+                if desc is not None and desc.type in OBJECT_TYPES:
+                    colours = [desc.color] if desc.color else list(COLOR_NAMES)
+                    found += [f"{c} {desc.type}" for c in colours]
+        return tuple(dict.fromkeys(found))
 
     @property
     def mission(self) -> str:
@@ -116,11 +151,29 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
     def _observe(self, raw: dict[str, Any]) -> dict[str, Any]:
         carrying = self.minigrid.carrying
         held = f"{carrying.color} {carrying.type}" if carrying is not None else None
-        text = describe(raw["image"], int(raw["direction"]), self.mission, held)
+        image = np.asarray(raw["image"], dtype=np.uint8)
+        text = describe(image, int(raw["direction"]), self.mission, held)
+        visible = np.zeros(len(OBJECT_NAMES), dtype=np.int8)
+        is_open = np.zeros(len(OBJECT_NAMES), dtype=np.int8)
+        own = (image.shape[0] // 2, image.shape[1] - 1)  # the agent's cell shows what it carries
+        for i, j in zip(*np.nonzero(np.isin(image[:, :, 0], list(_TYPE_IDS))), strict=True):
+            if (int(i), int(j)) == own:
+                continue
+            obj_type, colour, state = (int(v) for v in image[i, j])
+            column = _OBJECT_INDEX[f"{IDX_TO_COLOR[colour]} {_TYPE_IDS[obj_type]}"]
+            visible[column] = 1
+            if _TYPE_IDS[obj_type] == "door" and state == STATE_TO_IDX["open"]:
+                is_open[column] = 1
+        carried = np.zeros(len(OBJECT_NAMES), dtype=np.int8)
+        if held is not None and held in _OBJECT_INDEX:
+            carried[_OBJECT_INDEX[held]] = 1
         self._obs = {
             "text": text,
-            "image": np.asarray(raw["image"], dtype=np.uint8),
+            "image": image,
             "direction": int(raw["direction"]),
+            "visible": visible,
+            "held": carried,
+            "open": is_open,
         }
         return self._obs
 
@@ -161,4 +214,4 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
         self.minigrid.close()
 
 
-__all__ = ["ACTION_NAMES", "BabyAITextEnv"]
+__all__ = ["ACTION_NAMES", "OBJECT_NAMES", "BabyAITextEnv"]

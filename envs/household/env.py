@@ -18,7 +18,7 @@ from rewardgym.envs.household.expert import plan
 from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
 from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
 from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
-from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, ROOMS, World
+from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, OBJECT_NAMES, OBJECTS, ROOMS, World
 
 # The text lists at most this many completed actions, so it stays inside the Text space.
 _TEXT_HISTORY = 40
@@ -245,6 +245,20 @@ class HouseholdEnv(gym.Env[dict[str, Any], int]):
     def executable_actions(self) -> list[int]:
         """The ids of the actions the simulator would execute from the current state."""
         return executable_actions(self.world)
+
+    # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
+    object_names: tuple[str, ...] = OBJECT_NAMES
+    """The objects indexed by the multi-hot fields and by ``near``/``sitting`` (minus one)."""
+    room_names: tuple[str, ...] = ROOMS
+    """The rooms indexed by the ``room`` field."""
+    openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.container)
+    """The objects that are open or closed (a closed one hides what is inside)."""
+
+    def goal_objects(self) -> tuple[str, ...]:
+        """The objects the current task's goal predicates name (the simulator's ground truth)."""
+        names = [OBJECT_NAMES[p.obj] for p in self.task.goal]
+        names += [OBJECT_NAMES[p.target] for p in self.task.goal if p.target >= 0]
+        return tuple(dict.fromkeys(names))
 
     def goal_flags(self) -> list[bool]:
         """Which goal predicates of the current task hold now, in goal order."""

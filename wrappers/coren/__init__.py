@@ -15,13 +15,18 @@ from rewardgym.runtime import lazy_exports
 if TYPE_CHECKING:
     from rewardgym.wrappers.coren.config import ABLATIONS, TERMS, CorenConfig
     from rewardgym.wrappers.coren.ensemble import (
+        Ensemble,
         EnsembleCounts,
         ScoredTrajectory,
-        combine_terms,
         score_trajectories,
     )
     from rewardgym.wrappers.coren.orchestrator import Orchestrator, OrchestratorSpec
-    from rewardgym.wrappers.coren.qa import QABank
+    from rewardgym.wrappers.coren.qa import QABank, QAPair, build_qa_bank
+    from rewardgym.wrappers.coren.scoring import (
+        TrajectoryAnswers,
+        combine_terms,
+        trajectory_rewards,
+    )
     from rewardgym.wrappers.coren.wrapper import CorenReward
 
 __getattr__ = lazy_exports(
@@ -31,13 +36,18 @@ __getattr__ = lazy_exports(
         "TERMS": "config",
         "CorenConfig": "config",
         "CorenReward": "wrapper",
+        "Ensemble": "ensemble",
         "EnsembleCounts": "ensemble",
         "ScoredTrajectory": "ensemble",
-        "combine_terms": "ensemble",
         "score_trajectories": "ensemble",
         "Orchestrator": "orchestrator",
         "OrchestratorSpec": "orchestrator",
         "QABank": "qa",
+        "QAPair": "qa",
+        "build_qa_bank": "qa",
+        "TrajectoryAnswers": "scoring",
+        "combine_terms": "scoring",
+        "trajectory_rewards": "scoring",
     },
 )
 
@@ -46,11 +56,16 @@ __all__ = [
     "TERMS",
     "CorenConfig",
     "CorenReward",
+    "Ensemble",
     "EnsembleCounts",
     "Orchestrator",
     "OrchestratorSpec",
     "QABank",
+    "QAPair",
     "ScoredTrajectory",
+    "TrajectoryAnswers",
+    "build_qa_bank",
     "combine_terms",
     "score_trajectories",
+    "trajectory_rewards",
 ]

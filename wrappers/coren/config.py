@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 # The three consistency terms, in the order the orchestrator's weights use.
 TERMS: tuple[str, ...] = ("C", "S", "T")
@@ -66,6 +67,16 @@ class CorenConfig:
     """Seed of the train/held-out split and of the orchestrator's initialisation."""
     batch_size: int = 256
     """Judge requests sent per batch (and committed to the cache together)."""
+    candidates: Literal["grounded", "all"] = "grounded"
+    """Actions each prompt rates at every observation to find its plan H_n: grounded (no object, or an object in view, held, or a room) or all."""
+    temporal_scope: Literal["episode", "prefix"] = "episode"
+    """What the backward question of a step asks about: the whole trajectory's plan (paper) or the plan up to that step (what an online wrapper can know)."""
+    qa_pairs: int = 139
+    """Size of the structural QA bank drawn from the simulator (paper: 139)."""
+    qa_seed: int = 7919
+    """Seed of the episodes the QA bank is drawn from (their seeds never equal a labelled episode's)."""
+    probe_states: int = 200
+    """Held-out states at which every action is rated for the judge-quality report (0: no report)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
@@ -91,6 +102,16 @@ class CorenConfig:
             )
         if self.batch_size < 1:
             raise ValueError(f"CorenConfig.batch_size={self.batch_size}: use at least 1")
+        if self.probe_states < 0:
+            raise ValueError(f"CorenConfig.probe_states={self.probe_states}: use 0 or more")
+        if self.qa_pairs < 1:
+            raise ValueError(f"CorenConfig.qa_pairs={self.qa_pairs}: use at least 1")
+        if self.candidates not in ("grounded", "all"):
+            raise ValueError(f"CorenConfig.candidates={self.candidates!r}: use grounded or all")
+        if self.temporal_scope not in ("episode", "prefix"):
+            raise ValueError(
+                f"CorenConfig.temporal_scope={self.temporal_scope!r}: use episode or prefix"
+            )
 
     @property
     def terms(self) -> tuple[str, ...]:

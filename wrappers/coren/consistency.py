@@ -13,11 +13,12 @@ Conventions, the same everywhere:
 - **Structural gate**: a prompt's vote counts only where the cosine similarity of its answer
   to "which visible objects are relevant to the task?" with the retrieved reference answer
   is ``>= threshold`` (0.5); a NaN similarity (no answer) fails the gate.
-- **Temporal verification**: ``H_n`` is the set of steps at which prompt ``n`` gave its
-  highest vote of the trajectory, if that vote is positive (else ``H_n`` is empty and there is
-  nothing to verify). The backward question asks whether executing the actions of ``H_n`` in
-  order achieves the instruction. A "no" drops prompt ``n``'s votes at ``H_n``; "yes" or no
-  answer (abstention) keeps them. ``r^T`` is the majority of the votes left.
+- **Temporal verification** (the paper's ``H_n(tau)``): at every observation of the
+  trajectory, prompt ``n``'s plan holds the action it rates highest among the candidates
+  (``argmax_actions``). The backward question asks whether executing that plan, in order,
+  achieves the instruction. A "no" drops prompt ``n``'s votes for those actions, i.e. its
+  vote at every step whose logged action is the planned one; "yes" or no answer
+  (abstention) keeps them. ``r^T`` is the majority of the votes left.
 """
 
 from __future__ import annotations
@@ -79,36 +80,51 @@ def structural(votes: np.ndarray, gate: np.ndarray) -> np.ndarray:
     return majority_votes(kept)
 
 
-def argmax_steps(prompt_votes: np.ndarray) -> np.ndarray:
-    """``H_n``: the steps holding the prompt's highest vote, if positive (else none)."""
-    column = np.asarray(prompt_votes, dtype=np.float64)
-    if column.size == 0 or np.isnan(column).all():
-        return np.zeros(0, dtype=np.int64)
-    best = np.nanmax(column)
-    if best <= 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(column == best)
+def argmax_actions(ratings: np.ndarray, logged: np.ndarray) -> np.ndarray:
+    """``H_n(tau)``: prompt ``n``'s top-rated action at every observation of a trajectory.
 
-
-def temporal_keep(votes: np.ndarray, verified: Sequence[bool | None]) -> np.ndarray:
-    """Which votes survive temporal verification, given each prompt's backward answer."""
-    values = np.asarray(votes, dtype=np.float64)
-    keep = ~np.isnan(values)
-    for n, answer in enumerate(verified):
-        if answer is False:
-            keep[argmax_steps(values[:, n]), n] = False
-    return keep
-
-
-def temporal(votes: np.ndarray, verified: Sequence[bool | None]) -> np.ndarray:
-    """``r^T``: the majority of the votes left after dropping those that failed verification."""
-    values = np.asarray(votes, dtype=np.float64)
-    if values.shape[1] != len(verified):
+    ``ratings`` is ``(T, A, N)``: prompt ``n``'s rating of candidate action ``a`` at step ``t``
+    (NaN where the action was not a candidate or the prompt abstained); ``logged`` ``(T,)`` is
+    the action taken. A tie goes to the logged action, then to the lowest action id, so the
+    plan is well defined; ``-1`` where prompt ``n`` rated nothing at that step.
+    """
+    values = np.asarray(ratings, dtype=np.float64)
+    if values.ndim != 3 or len(values) != len(logged):
         raise ValueError(
-            f"temporal: votes have {values.shape[1]} prompts but {len(verified)} verification "
-            "answers were given; pass one per prompt"
+            f"argmax_actions: expected (T, A, N) ratings and T logged actions, got "
+            f"{values.shape} and {len(logged)}"
         )
-    kept = np.where(temporal_keep(values, verified), values, np.nan)
+    filled = np.where(np.isnan(values), -np.inf, values)
+    best = filled.max(axis=1)
+    plan = filled.argmax(axis=1)
+    steps = np.arange(len(values))
+    logged_ids = np.asarray(logged, dtype=np.int64)
+    tied = filled[steps, logged_ids, :] == best
+    plan = np.where(tied, logged_ids[:, None], plan)
+    return np.where(np.isinf(best), -1, plan).astype(np.int64)
+
+
+def temporal_keep(votes: np.ndarray, favourite: np.ndarray, failed: np.ndarray) -> np.ndarray:
+    """Which votes survive temporal verification (all ``(T, N)``).
+
+    A vote is dropped when the logged action is prompt ``n``'s planned action at that step
+    (``favourite``) and the backward question about prompt ``n``'s plan was answered no
+    (``failed``); abstentions are never kept.
+    """
+    values = np.asarray(votes, dtype=np.float64)
+    drop = np.asarray(favourite, dtype=bool) & np.asarray(failed, dtype=bool)
+    return np.asarray(~np.isnan(values) & ~drop, dtype=bool)
+
+
+def temporal(votes: np.ndarray, favourite: np.ndarray, failed: np.ndarray) -> np.ndarray:
+    """``r^T``: the majority of the votes left after temporal verification."""
+    values = np.asarray(votes, dtype=np.float64)
+    if np.shape(favourite) != values.shape or np.shape(failed) != values.shape:
+        raise ValueError(
+            f"temporal: votes {values.shape}, favourite {np.shape(favourite)} and failed "
+            f"{np.shape(failed)} must all be (T, N)"
+        )
+    kept = np.where(temporal_keep(values, favourite, failed), values, np.nan)
     return majority_votes(kept)
 
 
@@ -129,7 +145,7 @@ def weighted_reward(terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "all_abstained",
-    "argmax_steps",
+    "argmax_actions",
     "average_of_three",
     "contextual",
     "majority_of_three",

@@ -1,24 +1,36 @@
-"""Run the judge ensemble over trajectories: votes, structural and temporal answers, terms.
+"""Ask the judge ensemble everything COREN needs about trajectories, then score them.
 
-For every step and prompt the judge rates the logged action and answers the structural
-question; for every trajectory and prompt it answers the backward (temporal) question about
-that prompt's argmax actions. The answers become the three consistency terms
-``(r^C, r^S, r^T)`` of every step (``consistency.py``). All judge calls go through one
-completion path, by default ``batching.ask_steps`` (batched, de-duplicated, cached).
+Three kinds of questions, each asked once per distinct judge input (batched, cached,
+resumable; ``batching.ask_steps``), the same code offline (many trajectories) and online
+(``CorenReward``, one step at a time):
+
+1. ``rate_steps``: every prompt rates every candidate action at every distinct observation
+   (``CorenConfig.candidates``); the rating of the logged action is the step's vote and the
+   top-rated candidate is the prompt's planned action there (``H_n(tau)``).
+2. ``structural_similarities``: every prompt answers the structural question of every QA
+   pair of the bank; the similarity of its answer to the pair's reference is what a step
+   that retrieves the pair is gated by.
+3. ``temporal_failures``: every prompt is asked whether executing its plan achieves the
+   instruction (about the whole trajectory, or the plan up to each step).
+
+``score_trajectories`` puts the answers of a trajectory into a ``TrajectoryAnswers`` and
+scores it with ``scoring.trajectory_rewards``, the one scoring function.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rewardgym.embeddings import CachedEmbedder
-from rewardgym.wrappers.coren import consistency
-from rewardgym.wrappers.coren.config import TERMS, CorenConfig
+from rewardgym.wrappers.coren.config import CorenConfig
+from rewardgym.wrappers.coren.consistency import argmax_actions
 from rewardgym.wrappers.coren.grounding import format_answer
+from rewardgym.wrappers.coren.qa import QABank
+from rewardgym.wrappers.coren.scoring import TrajectoryAnswers, coren_terms
 from rewardgym.wrappers.judges.base import (
     Judge,
     JudgeRequest,
@@ -27,24 +39,25 @@ from rewardgym.wrappers.judges.base import (
     parse_rating,
     parse_yes_no,
 )
-from rewardgym.wrappers.judges.batching import AnswerTable, CompleteFn, ask_steps, map_distinct
+from rewardgym.wrappers.judges.batching import CompleteFn, ask_steps, map_distinct
 from rewardgym.wrappers.judges.cache import JudgeCache, cached_complete
+from rewardgym.wrappers.judges.embedding import action_object
 from rewardgym.wrappers.judges.prompts import Prompt
+
+Progress = Callable[[int], None]
 
 
 @dataclass
 class ScoredTrajectory:
-    """The judge answers of one trajectory and the consistency terms they give.
+    """The judge answers of one trajectory and the ``(T, 3)`` terms ``r^C, r^S, r^T`` they give."""
 
-    ``votes`` and ``similarities`` are ``(T, N)`` (NaN where a prompt abstained),
-    ``verified`` has one backward answer per prompt, and ``terms`` is ``(T, 3)``:
-    ``r^C, r^S, r^T`` in that order.
-    """
-
-    votes: np.ndarray
-    similarities: np.ndarray
-    verified: list[bool | None]
+    answers: TrajectoryAnswers
     terms: np.ndarray
+
+    @property
+    def votes(self) -> np.ndarray:
+        """``(T, N)`` ratings of the logged actions."""
+        return self.answers.votes
 
 
 @dataclass
@@ -64,157 +77,225 @@ class EnsembleCounts:
         return dict(self.__dict__)
 
 
+@dataclass
+class Ensemble:
+    """The judge, its prompts and how to ask them (shared by labelling and ``CorenReward``)."""
+
+    judge: Judge
+    prompts: Sequence[Prompt]
+    config: CorenConfig
+    cache: JudgeCache | None = None
+    progress: Progress | None = None
+    complete: CompleteFn | None = None
+    """Answer every request one by one instead (the unbatched baseline of the perf tests)."""
+
+
+def candidate_actions(step: Transition, actions: Sequence[str], mode: str) -> list[int]:
+    """The ids of the actions a prompt rates at ``step`` (``CorenConfig.candidates``).
+
+    ``grounded`` keeps the actions that name no object, or an object in view or held, or a
+    room the agent can walk to: what an agent reading the observation could consider.
+    """
+    if mode == "all":
+        return list(range(len(actions)))
+    known = {*step.visible, *step.reachable, step.held} - {""}
+    return [i for i, a in enumerate(actions) if (obj := action_object(a)[1]) == "" or obj in known]
+
+
+@dataclass
+class StepRatings:
+    """Per step and prompt: the vote for the logged action and the top-rated candidate.
+
+    ``requests`` and ``abstentions`` count every candidate rating asked (after merging equal
+    observations), not only the logged actions' votes.
+    """
+
+    votes: np.ndarray
+    plan: np.ndarray
+    logged: np.ndarray
+    requests: int
+    abstentions: int
+
+
+def rate_steps(
+    steps: Sequence[Transition], actions: Sequence[str], ensemble: Ensemble
+) -> StepRatings:
+    """Every prompt rates every candidate action at each distinct observation of ``steps``."""
+    prompts, judge = ensemble.prompts, ensemble.judge
+    index = {name: i for i, name in enumerate(actions)}
+    unknown = sorted({s.action for s in steps} - set(index))
+    if unknown:
+        raise ValueError(f"logged actions {unknown[:3]} are not among the env's action names")
+    logged = np.array([index[s.action] for s in steps], dtype=np.int64)
+    # Observations repeat across steps and episodes: key each by what the judge reads of it.
+    blank = [replace(s, action="") for s in steps]
+    keys = zip(*(judge.batch_cache_inputs("rate", p, blank) for p in prompts), strict=True)
+    slots: dict[object, int] = {}
+    state = np.array([slots.setdefault(k, len(slots)) for k in keys], dtype=np.int64)
+    firsts = np.unique(state, return_index=True)[1]
+    wanted: list[set[int]] = [
+        set(candidate_actions(steps[i], actions, ensemble.config.candidates)) for i in firsts
+    ]
+    for s, a in zip(state.tolist(), logged.tolist(), strict=True):
+        wanted[s].add(a)
+    pairs = [(s, a) for s, acts in enumerate(wanted) for a in sorted(acts)]
+    expanded = [replace(steps[firsts[s]], action=actions[a]) for s, a in pairs]
+    table = ask_steps(
+        "rate",
+        expanded,
+        prompts,
+        judge,
+        ensemble.cache,
+        ensemble.config.batch_size,
+        ensemble.progress,
+        ensemble.complete,
+    )
+    parsed = [np.nan if r is None else float(r) for r in table.parsed(parse_rating)]
+    rows = np.asarray(parsed, dtype=np.float32)[table.index]  # (E, N)
+    grid = np.full((len(wanted), len(actions), len(prompts)), np.nan, dtype=np.float32)
+    where = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    grid[where[:, 0], where[:, 1]] = rows
+    votes = grid[state, logged].astype(np.float64)
+    plan = np.empty((len(steps), len(prompts)), dtype=np.int64)
+    for start in range(0, len(steps), 4096):  # bounded memory: (chunk, A, N) at a time
+        part = slice(start, start + 4096)
+        plan[part] = argmax_actions(grid[state[part]], logged[part])
+    return StepRatings(
+        votes,
+        plan,
+        logged,
+        requests=len(expanded) * len(prompts),
+        abstentions=int(np.isnan(rows).sum()),
+    )
+
+
+def qa_transition(bank: QABank, i: int) -> Transition:
+    """What a judge sees of QA pair ``i`` when it answers the pair's structural question."""
+    pair = bank.pairs[i]
+    return Transition(pair.instruction, pair.text, "", pair.visible, pair.held)
+
+
+def structural_similarities(
+    bank: QABank, pairs: Sequence[int], embedder: CachedEmbedder, ensemble: Ensemble
+) -> tuple[np.ndarray, int]:
+    """``(len(pairs), N)``: similarity of each prompt's answer to each pair's reference.
+
+    Returns the abstention count too. NaN where the prompt gave no answer; 1 for an answer
+    equal to the reference.
+    """
+    transitions = [qa_transition(bank, i) for i in pairs]
+    table = ask_steps(
+        "structural",
+        transitions,
+        ensemble.prompts,
+        ensemble.judge,
+        ensemble.cache,
+        ensemble.config.batch_size,
+        ensemble.progress,
+        ensemble.complete,
+    )
+    objects = table.parsed(parse_object_list)
+    missing = np.array([a is None for a in objects], dtype=bool)
+    canonical = map_distinct(lambda a: format_answer(a) if a is not None else "", objects)
+    references = [bank.pairs[i].answer for i in pairs]
+    sims = answer_similarity(embedder, canonical, table.index, references)
+    return sims, int(missing[table.index].sum())
+
+
+def temporal_failures(
+    instructions: Sequence[str],
+    plans: Sequence[np.ndarray],
+    actions: Sequence[str],
+    ensemble: Ensemble,
+    scope: str,
+) -> tuple[list[np.ndarray], int, int]:
+    """Per trajectory, ``(T, N)``: whether the backward question about prompt ``n``'s plan was no.
+
+    ``scope="episode"`` asks once per trajectory and prompt about the whole plan;
+    ``"prefix"`` asks at every step about the plan so far. Returns the failures, the number
+    of questions and the number of abstentions.
+    """
+    asked: list[tuple[int, int, int]] = []  # (trajectory, first step, prompt)
+    requests: list[JudgeRequest] = []
+    for i, (instruction, plan) in enumerate(zip(instructions, plans, strict=True)):
+        ends = range(1, len(plan) + 1) if scope == "prefix" else [len(plan)]
+        probe = Transition(instruction, "", "")
+        for n, prompt in enumerate(ensemble.prompts):
+            column = plan[:, n]
+            for end in ends:
+                names = tuple(actions[a] for a in column[:end].tolist() if a >= 0)
+                if names:
+                    asked.append((i, end, n))
+                    requests.append(JudgeRequest("temporal", prompt, probe, actions=names))
+    if ensemble.complete is not None:
+        replies = ensemble.complete(requests)
+        if ensemble.progress is not None:
+            ensemble.progress(len(requests))
+    else:
+        replies = cached_complete(
+            ensemble.judge, requests, ensemble.cache, ensemble.config.batch_size, ensemble.progress
+        )
+    verdicts = map_distinct(parse_yes_no, replies)
+    failed = [np.zeros(plan.shape, dtype=bool) for plan in plans]
+    for (i, end, n), verdict in zip(asked, verdicts, strict=True):
+        if verdict is False:
+            if scope == "prefix":
+                failed[i][end - 1, n] = True
+            else:
+                failed[i][:, n] = True
+    return failed, len(requests), sum(v is None for v in verdicts)
+
+
 def score_trajectories(
     trajectories: Sequence[Sequence[Transition]],
-    references: Sequence[Sequence[str]],
-    judge: Judge,
-    prompts: Sequence[Prompt],
+    *,
+    actions: Sequence[str],
+    qa: QABank,
     embedder: CachedEmbedder,
-    cache: JudgeCache | None = None,
-    batch_size: int = 256,
-    similarity_threshold: float = 0.5,
-    progress: Callable[[int], None] | None = None,
-    complete: CompleteFn | None = None,
+    ensemble: Ensemble,
 ) -> tuple[list[ScoredTrajectory], EnsembleCounts]:
-    """Ask the judge everything COREN needs about ``trajectories`` and compute the three terms.
-
-    ``references[i][t]`` is the reference answer (already retrieved from the QA bank) of the
-    structural question at step ``t`` of trajectory ``i``. ``progress`` is called with the
-    number of requests answered since its last call. The terms of all steps are computed at
-    once over ``(S, N)`` arrays; every rule works row by row, so this equals scoring each
-    trajectory on its own.
-    """
-    if len(references) != len(trajectories):
-        raise ValueError(
-            f"score_trajectories: {len(trajectories)} trajectories but {len(references)} "
-            "reference lists; give one reference answer per step"
-        )
-
-    def ask(kind: str) -> AnswerTable:
-        return ask_steps(kind, flat, prompts, judge, cache, batch_size, progress, complete)
-
+    """Ask the ensemble about ``trajectories`` and score each with the one scoring function."""
+    config = ensemble.config
     flat = [step for traj in trajectories for step in traj]
-    lengths = [len(traj) for traj in trajectories]
-    bounds = np.cumsum([0, *lengths])
-    owner = np.repeat(np.arange(len(trajectories)), lengths)
+    bounds = np.cumsum([0, *[len(t) for t in trajectories]]).tolist()
     counts = EnsembleCounts()
-    counts.rate_requests = counts.structural_requests = len(flat) * len(prompts)
+    rated = rate_steps(flat, actions, ensemble)
+    counts.rate_requests, counts.rate_abstentions = rated.requests, rated.abstentions
 
-    rate = ask("rate")
-    ratings = [np.nan if r is None else r for r in rate.parsed(parse_rating)]
-    votes = np.array(ratings, dtype=np.float64)[rate.index]
-    counts.rate_abstentions = int(np.isnan(votes).sum())
+    pair_of_step, _ = qa.retrieve([(s.instruction, s.visible) for s in flat])
+    used = np.unique(pair_of_step)
+    sims, missing = structural_similarities(qa, used.tolist(), embedder, ensemble)
+    counts.structural_requests = len(used) * len(ensemble.prompts)
+    counts.structural_abstentions = missing
+    step_sims = sims[np.searchsorted(used, pair_of_step)] if len(flat) else sims[:0]
 
-    structural = ask("structural")
-    objects = structural.parsed(parse_object_list)
-    missing = np.array([a is None for a in objects], dtype=bool)
-    counts.structural_abstentions = int(missing[structural.index].sum())
-    canonical = map_distinct(lambda a: format_answer(a) if a is not None else "", objects)
-    refs = [r for refs_of_traj in references for r in refs_of_traj]
-    sims = _answer_similarity(embedder, canonical, structural.index, refs)
-
-    chosen = _argmax_mask(votes, owner, len(trajectories))
-    asked, requests = _temporal_requests(chosen, owner, bounds, flat, prompts)
-    counts.temporal_requests = len(requests)
-    if complete is not None:
-        replies = complete(requests)
-        if progress is not None:
-            progress(len(requests))
-    else:
-        replies = cached_complete(judge, requests, cache, batch_size, progress)
-    verdicts = map_distinct(parse_yes_no, replies)
-    counts.temporal_abstentions = sum(v is None for v in verdicts)
-    verified: list[list[bool | None]] = [[None] * len(prompts) for _ in trajectories]
-    for (i, n), verdict in zip(asked, verdicts, strict=True):
-        verified[i][n] = verdict
-
-    failed = np.array([[v is False for v in row] for row in verified], dtype=bool)
-    failed = failed.reshape(len(trajectories), len(prompts))
-    gate = consistency.structural_gate(sims, similarity_threshold)
-    keep = ~np.isnan(votes) & ~(chosen & failed[owner])
-    terms = np.stack(
-        [
-            consistency.contextual(votes),
-            consistency.structural(votes, gate),
-            consistency.majority_votes(np.where(keep, votes, np.nan)),
-        ],
-        axis=1,
+    spans = list(itertools.pairwise(bounds))
+    failed, asked, abstained = temporal_failures(
+        [t[0].instruction if t else "" for t in trajectories],
+        [rated.plan[a:b] for a, b in spans],
+        actions,
+        ensemble,
+        config.temporal_scope,
     )
+    counts.temporal_requests, counts.temporal_abstentions = asked, abstained
+    scored = []
+    for (a, b), fail in zip(spans, failed, strict=True):
+        answers = TrajectoryAnswers(
+            rated.votes[a:b], rated.plan[a:b], rated.logged[a:b], step_sims[a:b], fail
+        )
+        scored.append(ScoredTrajectory(answers, coren_terms(answers, config.similarity_threshold)))
+    votes = rated.votes
+    gate = np.nan_to_num(step_sims, nan=-np.inf) >= config.similarity_threshold
+    dropped = np.concatenate([s.answers.favourite & s.answers.failed for s in scored] or [gate])
     counts.abstained_steps = {
-        "C": int(consistency.all_abstained(votes).sum()),
+        "C": int(np.isnan(votes).all(axis=1).sum()),
         "S": int((~gate | np.isnan(votes)).all(axis=1).sum()),
-        "T": int((~keep).all(axis=1).sum()),
+        "T": int((dropped | np.isnan(votes)).all(axis=1).sum()),
     }
-    scored = [
-        ScoredTrajectory(votes[a:b], sims[a:b], verified[i], terms[a:b])
-        for i, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
-    ]
     return scored, counts
 
 
-def _argmax_mask(votes: np.ndarray, owner: np.ndarray, n_trajectories: int) -> np.ndarray:
-    """``H_n`` of every trajectory and prompt as one ``(S, N)`` mask (``consistency.argmax_steps``)."""
-    filled = np.where(np.isnan(votes), -np.inf, votes)
-    best = np.full((n_trajectories, votes.shape[1]), -np.inf)
-    np.maximum.at(best, owner, filled)
-    best[best <= 0] = np.nan  # no positive vote: nothing to verify
-    return np.asarray(filled == best[owner], dtype=bool)
-
-
-def _temporal_requests(
-    chosen: np.ndarray,
-    owner: np.ndarray,
-    bounds: np.ndarray,
-    flat: Sequence[Transition],
-    prompts: Sequence[Prompt],
-) -> tuple[list[tuple[int, int]], list[JudgeRequest]]:
-    """The backward question of every (trajectory, prompt) with argmax steps, in that order."""
-    steps, columns = np.nonzero(chosen)
-    order = np.lexsort((steps, columns, owner[steps]))
-    steps, columns = steps[order], columns[order]
-    actions: dict[tuple[int, int], list[str]] = {}
-    for i, n, step in zip(owner[steps].tolist(), columns.tolist(), steps.tolist(), strict=True):
-        actions.setdefault((i, n), []).append(flat[step].action)
-    requests = [
-        JudgeRequest(
-            "temporal",
-            prompts[n],
-            Transition(flat[int(bounds[i])].instruction, "", ""),
-            actions=tuple(names),
-        )
-        for (i, n), names in actions.items()
-    ]
-    return list(actions), requests
-
-
-def combine_terms(
-    terms: np.ndarray,
-    votes: np.ndarray,
-    config: CorenConfig,
-    weights: np.ndarray | None = None,
-) -> np.ndarray:
-    """The reward of every step for ``config.ablation`` from ``(S, 3)`` terms and ``(S, N)`` votes.
-
-    Orchestrated ablations need ``weights`` ``(S, len(config.terms))`` from Psi; without them
-    the terms are weighted equally. One-term ablations return that term; ``average``,
-    ``majority`` and ``single`` apply their fixed rule (an abstaining single prompt gives 0).
-    """
-    terms = np.asarray(terms, dtype=np.float64)
-    if config.ablation == "average":
-        return consistency.average_of_three(terms)
-    if config.ablation == "majority":
-        return consistency.majority_of_three(terms)
-    if config.ablation == "single":
-        return np.nan_to_num(np.asarray(votes, dtype=np.float64)[:, config.single_prompt_index])
-    columns = [TERMS.index(t) for t in config.terms]
-    if not config.uses_orchestrator:
-        return terms[:, columns[0]]
-    if weights is None:
-        weights = np.full((len(terms), len(columns)), 1.0 / len(columns))
-    return consistency.weighted_reward(terms[:, columns], weights)
-
-
-def _answer_similarity(
+def answer_similarity(
     embedder: CachedEmbedder, answers: Sequence[str], index: np.ndarray, references: Sequence[str]
 ) -> np.ndarray:
     """Cosine similarity of answer ``answers[index[s, n]]`` with ``references[s]``, ``(S, N)``.
@@ -241,8 +322,15 @@ def _answer_similarity(
 
 __all__ = [
     "CompleteFn",
+    "Ensemble",
     "EnsembleCounts",
     "ScoredTrajectory",
-    "combine_terms",
+    "StepRatings",
+    "answer_similarity",
+    "candidate_actions",
+    "qa_transition",
+    "rate_steps",
     "score_trajectories",
+    "structural_similarities",
+    "temporal_failures",
 ]

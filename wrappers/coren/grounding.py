@@ -1,28 +1,71 @@
-"""What judges see of a logged data set, and the simulator's reference structural answers.
+"""What judges see of an observation: the env's documented fact fields, never its display text.
 
-``episode_transitions`` turns one logged episode into the ``Transition`` of every step;
-``reference_answers`` gives, per step, the ground-truth answer to "which visible objects are
-relevant to the task?". For ``rewardgym/Household-v0`` and ``-v1`` the answer is the visible
-objects named by the task's goal predicates (each version's own object and task tables); for the BabyAI text levels it is the visible objects whose
-colour and type the mission names. Other environments use the observation text only and
-need a user QA file for the structural consistency (see ``rewardgym.wrappers.coren.qa``).
+An env that judges can read exposes, on its ``unwrapped`` instance, the names behind its
+array fields (Household-v0, Household-v1 and the BabyAI text levels do):
+
+- ``object_names``: the objects indexed by the multi-hot observation fields ``visible``,
+  ``held``, ``open`` and ``switched_on`` (each optional) and by ``near`` and ``sitting``
+  (object id + 1, 0 for none);
+- ``room_names``: the rooms indexed by the ``room`` field (empty if the env has none);
+- ``openable_objects``: the objects that open and close (a visible one that is not open is
+  closed);
+- ``goal_objects()``: the objects the current task is about, the simulator's ground truth
+  for the structural QA bank (``reference_answer``).
+
+``step_transition`` reads one observation, ``episode_transitions`` a whole logged episode
+(column by column); both give the same ``Transition``. An env without these names is read as
+text only, and needs a QA file of its own for the structural consistency.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from functools import cache, lru_cache
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.wrappers.judges.base import Transition
 
-HOUSEHOLD_PREFIX = "rewardgym/Household"
-BABYAI_PREFIX = "rewardgym/BabyAI"
-_READ_FIELDS = frozenset({"text", "visible", "held", "room"})
-_BABYAI_ITEM = re.compile(r"^an? (?:(open|closed|locked) )?(\w+) (\w+)")
+
+@dataclass(frozen=True)
+class SceneNames:
+    """The names behind an env's fact fields (see the module docstring)."""
+
+    objects: tuple[str, ...]
+    rooms: tuple[str, ...] = ()
+    openable: frozenset[str] = frozenset()
+
+
+def scene_names(env: Any) -> SceneNames | None:
+    """The fact-field names of a (wrapped) env, or ``None`` if it documents none."""
+    base = getattr(env, "unwrapped", env)
+    objects = getattr(base, "object_names", None)
+    if objects is None:
+        return None
+    return SceneNames(
+        tuple(objects),
+        tuple(getattr(base, "room_names", ())),
+        frozenset(getattr(base, "openable_objects", ())),
+    )
+
+
+@lru_cache(maxsize=32)
+def scene_names_of(env_id: str) -> SceneNames | None:
+    """``scene_names`` of a registered env id (made once with its default arguments)."""
+    import gymnasium as gym
+
+    import rewardgym  # noqa: F401  (registers the envs)
+
+    if not env_id or env_id not in gym.registry:
+        return None
+    env = gym.make(env_id)
+    try:
+        return scene_names(env)
+    finally:
+        env.close()
 
 
 def format_answer(objects: Sequence[str]) -> str:
@@ -30,117 +73,128 @@ def format_answer(objects: Sequence[str]) -> str:
     return ", ".join(sorted(set(objects))) or "none"
 
 
-@lru_cache(maxsize=4)
-def _household_names(env_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The object and room names of the Household version ``env_id`` names."""
-    if env_id.endswith("-v0"):
-        from rewardgym.envs.household.world import OBJECT_NAMES, ROOMS
-
-        return OBJECT_NAMES, ROOMS
-    from rewardgym.envs.household.v1.world import OBJECT_NAMES as V1_OBJECTS
-    from rewardgym.envs.household.v1.world import ROOMS as V1_ROOMS
-
-    return V1_OBJECTS, V1_ROOMS
+def reference_answer(goal_objects: Sequence[str], visible: Sequence[str]) -> str:
+    """The simulator's answer to "which visible objects are relevant?": visible goal objects."""
+    goal = set(goal_objects)
+    return format_answer([o for o in visible if o in goal])
 
 
-def _babyai_visible(text: str) -> tuple[str, ...]:
-    match = re.search(r"You see: (.*)\.\n", text)
-    if not match:
-        return ()
-    items = []
-    for part in match.group(1).split("; "):
-        found = _BABYAI_ITEM.match(part)
-        if found and found.group(3) != "steps":
-            items.append(f"{found.group(2)} {found.group(3)}")
-    return tuple(dict.fromkeys(items))
+def _names(mask: Any, names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(names[i] for i in np.flatnonzero(np.asarray(mask)).tolist())
 
 
-def _babyai_held(text: str) -> str:
-    match = re.search(r"You are carrying an? (\w+ \w+)", text)
-    return match.group(1) if match else ""
+def _one(index: Any, names: Sequence[str]) -> str:
+    value = int(index)
+    return names[value - 1] if 0 < value <= len(names) else ""
 
 
 def step_transition(
-    observation: dict[str, Any],
+    observation: Mapping[str, Any],
     instruction: str,
     action: str,
     completed: Sequence[str],
-    env_id: str,
-) -> Any:
-    """The ``Transition`` a judge sees for one observation (a dict of the env's fields)."""
-    from rewardgym.wrappers.judges.base import Transition
+    env_id: str = "",
+    names: SceneNames | None = None,
+) -> Transition:
+    """The ``Transition`` a judge sees for one observation (a dict of the env's fields).
 
+    ``names`` default to those of the registered ``env_id``; without any, only the text is read.
+    """
+    names = names if names is not None else scene_names_of(env_id)
     text = str(observation.get("text", ""))
-    visible: tuple[str, ...] = ()
-    held = ""
-    reachable_rooms: tuple[str, ...] = ()
-    if env_id.startswith(HOUSEHOLD_PREFIX) and "visible" in observation:
-        objects, rooms = _household_names(env_id)
-        visible = tuple(objects[i] for i in np.flatnonzero(observation["visible"]).tolist())
-        held_ids = np.flatnonzero(observation["held"]).tolist()
-        held = objects[held_ids[0]] if held_ids else ""
-        room = int(observation["room"])
-        reachable_rooms = tuple(r for i, r in enumerate(rooms) if i != room)
-    elif env_id.startswith(BABYAI_PREFIX):
-        visible, held = _babyai_visible(text), _babyai_held(text)
+    if names is None or "visible" not in observation:
+        return Transition(instruction, text, action, completed=tuple(completed))
+    objects = names.objects
+    visible = _names(observation["visible"], objects)
+    held = _names(observation.get("held", ()), objects)
+    opened = _names(observation.get("open", ()), objects)
+    room = ""
+    reachable: tuple[str, ...] = ()
+    if names.rooms and "room" in observation:
+        current = int(observation["room"])
+        room = names.rooms[current]
+        reachable = tuple(r for i, r in enumerate(names.rooms) if i != current)
     return Transition(
         instruction=instruction,
         observation=text,
         action=action,
         visible=visible,
-        held=held,
-        reachable=reachable_rooms,
+        held=held[0] if held else "",
+        reachable=reachable,
         completed=tuple(completed),
+        room=room,
+        near=_one(observation.get("near", 0), objects),
+        sitting=_one(observation.get("sitting", 0), objects),
+        opened=opened,
+        closed=tuple(o for o in visible if o in names.openable and o not in opened),
+        running=_names(observation.get("switched_on", ()), objects),
+        objects=objects,
+        facts=True,
     )
 
 
-def episode_transitions(episode: Episode, action_names: Sequence[str], env_id: str) -> list[Any]:
-    """The ``Transition`` a judge sees at every step of ``episode``."""
-    if env_id.startswith(HOUSEHOLD_PREFIX) and "visible" in episode.observations:
-        return _household_transitions(episode, action_names, env_id)
-    done: list[str] = []
-    out = []
-    columns = {k: v for k, v in episode.observations.items() if k in _READ_FIELDS}
-    for t, action_id in enumerate(episode.actions.tolist()):
-        action = action_names[action_id]
-        obs = {key: column[t] for key, column in columns.items()}
-        out.append(step_transition(obs, episode.instruction, action, done, env_id))
-        if bool(episode.executable[t]):
-            done.append(action)
-    return out
-
-
-def _household_transitions(episode: Episode, action_names: Sequence[str], env_id: str) -> list[Any]:
-    """``episode_transitions`` of a Household episode, reading each observation column at once."""
-    from rewardgym.wrappers.judges.base import Transition
-
-    objects, rooms = _household_names(env_id)
+def episode_transitions(
+    episode: Episode, action_names: Sequence[str], env_id: str, names: SceneNames | None = None
+) -> list[Transition]:
+    """The ``Transition`` a judge sees at every step of ``episode`` (as ``step_transition``)."""
+    names = names if names is not None else scene_names_of(env_id)
     columns = episode.observations
     actions = [action_names[a] for a in episode.actions.tolist()]
-    texts = [str(x) for x in columns["text"]] if "text" in columns else [""] * len(actions)
-    visible = _names_by_row(np.asarray(columns["visible"]), objects)
-    held = [names[0] if names else "" for names in _names_by_row(columns["held"], objects)]
-    reachable = [_other_rooms(rooms, room) for room in np.asarray(columns["room"]).tolist()]
     done: list[str] = []
+    histories: list[tuple[str, ...]] = []
+    for action, executable in zip(actions, episode.executable.tolist(), strict=True):
+        histories.append(tuple(done))
+        if executable:
+            done.append(action)
+    texts = [str(x) for x in columns["text"]] if "text" in columns else [""] * len(actions)
+    if names is None or "visible" not in columns:
+        return [
+            Transition(episode.instruction, texts[t], actions[t], completed=histories[t])
+            for t in range(len(actions))
+        ]
+    objects = names.objects
+    visible = _rows(columns["visible"], objects)
+    opened = _rows(columns["open"], objects) if "open" in columns else [()] * len(texts)
+    running = (
+        _rows(columns["switched_on"], objects) if "switched_on" in columns else [()] * len(texts)
+    )
+    held = (
+        [n[0] if n else "" for n in _rows(columns["held"], objects)]
+        if "held" in columns
+        else [""] * len(texts)
+    )
+    near = [_one(v, objects) for v in np.asarray(columns.get("near", [0] * len(texts))).tolist()]
+    sitting = [
+        _one(v, objects) for v in np.asarray(columns.get("sitting", [0] * len(texts))).tolist()
+    ]
+    rooms = names.rooms if "room" in columns else ()
+    room_ids = np.asarray(columns["room"]).tolist() if rooms else [0] * len(texts)
     out = []
-    for t, executable in enumerate(episode.executable.tolist()):
+    for t, action in enumerate(actions):
+        room = rooms[room_ids[t]] if rooms else ""
         out.append(
             Transition(
-                episode.instruction,
-                texts[t],
-                actions[t],
-                visible[t],
-                held[t],
-                reachable[t],
-                tuple(done),
+                instruction=episode.instruction,
+                observation=texts[t],
+                action=action,
+                visible=visible[t],
+                held=held[t],
+                reachable=_other_rooms(rooms, room_ids[t]) if rooms else (),
+                completed=histories[t],
+                room=room,
+                near=near[t],
+                sitting=sitting[t],
+                opened=opened[t],
+                closed=_closed(visible[t], opened[t], names.openable),
+                running=running[t],
+                objects=objects,
+                facts=True,
             )
         )
-        if executable:
-            done.append(actions[t])
     return out
 
 
-def _names_by_row(mask: np.ndarray, names: Sequence[str]) -> list[tuple[str, ...]]:
+def _rows(mask: Any, names: Sequence[str]) -> list[tuple[str, ...]]:
     """The names of the non-zero columns of every row of a ``(T, K)`` mask, in column order."""
     mask = np.asarray(mask)
     rows, cols = np.nonzero(mask)
@@ -149,49 +203,17 @@ def _names_by_row(mask: np.ndarray, names: Sequence[str]) -> list[tuple[str, ...
     return [tuple(picked[a:b]) for a, b in zip([0, *ends][:-1], ends, strict=True)]
 
 
+@lru_cache(maxsize=4096)
+def _closed(
+    visible: tuple[str, ...], opened: tuple[str, ...], openable: frozenset[str]
+) -> tuple[str, ...]:
+    return tuple(o for o in visible if o in openable and o not in opened)
+
+
 @lru_cache(maxsize=64)
 def _other_rooms(rooms: tuple[str, ...], room: int) -> tuple[str, ...]:
     """Every room but ``room``: where an agent in ``room`` may still go."""
     return tuple(r for i, r in enumerate(rooms) if i != room)
-
-
-def reference_answer(
-    env_id: str, task_id: int, instruction: str, visible: Sequence[str]
-) -> str | None:
-    """The simulator's answer to the structural question for one observation, or ``None``."""
-    if env_id.startswith(HOUSEHOLD_PREFIX) and task_id >= 0:
-        return format_answer([o for o in visible if o in _household_relevant(env_id, task_id)])
-    if env_id.startswith(BABYAI_PREFIX):
-        mission = instruction.lower()
-        return format_answer([o for o in visible if all(w in mission for w in o.split())])
-    return None
-
-
-@cache
-def _household_relevant(env_id: str, task_id: int) -> frozenset[str]:
-    if env_id.endswith("-v0"):
-        from rewardgym.envs.household.tasks import TASKS
-    else:
-        from rewardgym.envs.household.v1.tasks import TASKS  # type: ignore[assignment]
-
-    objects, _ = _household_names(env_id)
-    goal = TASKS[task_id].goal
-    return frozenset(
-        {objects[p.obj] for p in goal} | {objects[p.target] for p in goal if p.target >= 0}
-    )
-
-
-def reference_answers(
-    episode: Episode, transitions: Sequence[Any], env_id: str
-) -> list[str] | None:
-    """The simulator's answer to the structural question at every step, or ``None`` if unknown."""
-    answers = [
-        reference_answer(env_id, episode.task_id, episode.instruction, t.visible)
-        for t in transitions
-    ]
-    if any(a is None for a in answers):
-        return None
-    return [a for a in answers if a is not None]
 
 
 def observation_items(transition: Any) -> tuple[str, ...]:
@@ -206,12 +228,12 @@ def observation_items(transition: Any) -> tuple[str, ...]:
 
 
 __all__ = [
-    "BABYAI_PREFIX",
-    "HOUSEHOLD_PREFIX",
+    "SceneNames",
     "episode_transitions",
     "format_answer",
     "observation_items",
     "reference_answer",
-    "reference_answers",
+    "scene_names",
+    "scene_names_of",
     "step_transition",
 ]

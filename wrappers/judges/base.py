@@ -23,11 +23,15 @@ REQUEST_KINDS: tuple[str, ...] = ("rate", "structural", "temporal", "free")
 
 @dataclass(frozen=True)
 class Transition:
-    """What a judge sees of one step: instruction, observation text, action and visible items.
+    """What a judge sees of one step: instruction, observation text, action and the scene's facts.
 
     ``visible`` names the objects in view, ``held`` the object in hand (empty for none),
     ``reachable`` further targets the agent may name (other rooms), and ``completed`` the
-    actions executed so far; a judge that reads text only uses ``observation``.
+    actions executed so far. Where the env documents its fact fields (``facts``), ``room`` is
+    the agent's room, ``near`` and ``sitting`` what it stands next to and sits on, ``opened``,
+    ``closed`` and ``running`` the visible containers that are open or closed and the devices
+    that are on, and ``objects`` every object the env can name. A judge that reads text only
+    uses ``observation``.
     """
 
     instruction: str
@@ -37,6 +41,14 @@ class Transition:
     held: str = ""
     reachable: tuple[str, ...] = ()
     completed: tuple[str, ...] = ()
+    room: str = ""
+    near: str = ""
+    sitting: str = ""
+    opened: tuple[str, ...] = ()
+    closed: tuple[str, ...] = ()
+    running: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
+    facts: bool = False
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,12 @@ import numpy as np
 
 from rewardgym.embeddings import CachedEmbedder, SimilarityTable, shared_embedder
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest, Transition
-from rewardgym.wrappers.judges.prompts import Prompt
+from rewardgym.wrappers.judges.prompts import (
+    Demonstration,
+    Prompt,
+    default_prompt_dir,
+    load_prompts,
+)
 
 DEFAULT_THRESHOLD_NEXT = 0.6
 DEFAULT_THRESHOLD_SUPPORTIVE = 0.4
@@ -233,7 +238,7 @@ class EmbeddingJudge(Judge):
         """Use ``embedder`` (all-MiniLM-L6-v2 from the offline package by default)."""
         super().__init__()
         self.embedder = embedder if embedder is not None else shared_embedder("minilm")
-        self.identity = f"embedding:{self.embedder.name}:v1"
+        self.identity = f"embedding:{self.embedder.name}:v2"
         self._thresholds: dict[str, tuple[float, float]] = {}
 
     def cache_inputs(self, request: JudgeRequest) -> Any:
@@ -241,7 +246,7 @@ class EmbeddingJudge(Judge):
         t, kind = request.transition, request.kind
         if kind == "rate":
             completed = t.completed if request.prompt.progress else ()
-            return (t.instruction, t.action, t.visible, t.held, t.reachable, completed)
+            return (t.instruction, t.action, *_scene(t), completed)
         if kind == "structural":
             return (t.instruction, t.visible)
         if kind == "temporal":
@@ -253,14 +258,9 @@ class EmbeddingJudge(Judge):
     ) -> list[Any]:
         """``cache_inputs`` of many transitions at once, without building their requests."""
         if kind == "rate" and prompt.progress:
-            return [
-                (t.instruction, t.action, t.visible, t.held, t.reachable, t.completed)
-                for t in transitions
-            ]
+            return [(t.instruction, t.action, *_scene(t), t.completed) for t in transitions]
         if kind == "rate":
-            return [
-                (t.instruction, t.action, t.visible, t.held, t.reachable, ()) for t in transitions
-            ]
+            return [(t.instruction, t.action, *_scene(t), ()) for t in transitions]
         if kind == "structural":
             return [(t.instruction, t.visible) for t in transitions]
         return super().batch_cache_inputs(kind, prompt, transitions)
@@ -271,7 +271,9 @@ class EmbeddingJudge(Judge):
             return self._thresholds[prompt.name]
         by_rating: dict[int, list[float]] = {}
         table = SimilarityTable(self.embedder)  # demonstrations are embedded as they come
-        for demo in prompt.demonstrations:
+        # A prompt without examples (naive, chain of thought) is calibrated on the examples of
+        # the shipped prompts, read with its own goal-phrase mode.
+        for demo in prompt.demonstrations or shipped_demonstrations():
             phrases = goal_phrases(demo.instruction, prompt.phrases)
             by_rating.setdefault(demo.rating, []).append(_score(table, demo.action, phrases))
         means = {rating: float(np.mean(v)) for rating, v in by_rating.items()}
@@ -320,45 +322,63 @@ class EmbeddingJudge(Judge):
         return candidates[int(np.argmax(sims))]
 
 
+@lru_cache(maxsize=1)
+def shipped_demonstrations() -> tuple[Demonstration, ...]:
+    """Every demonstration of the prompt files shipped with rewardgym."""
+    prompts = load_prompts(len(list(default_prompt_dir().glob("*.txt"))))
+    return tuple(d for p in prompts for d in p.demonstrations)
+
+
 def _batch_strings(requests: Sequence[JudgeRequest]) -> set[str]:
     """Every string the answers to ``requests`` compare, gathered from their distinct parts."""
     goals: set[tuple[str, str]] = set()
-    actions: set[str] = set()
+    actions: set[tuple[str, str]] = set()
     histories: set[tuple[str, ...]] = set()
     names: set[tuple[str, ...]] = set()
     strings: set[str] = set()
     for request in requests:
         t = request.transition
         goals.add((t.instruction, request.prompt.phrases))
-        actions.add(t.action)
-        actions.update(request.actions)
+        actions.add((t.action, t.held))
+        actions.update((a, "") for a in request.actions)
         histories.add(t.completed)
         names.add(t.visible)
+        names.add(t.objects)
         strings.update(request.options)
         if request.question:
             strings.add(f"{request.question} {t.instruction}")
     for instruction, mode in goals:
         strings.update(goal_phrases(instruction, mode))
-    for action in actions:
+    for action, held in actions:
         if action:
-            strings.update(_action_texts(action))
+            strings.update(_action_texts(action, held))
     for history in histories:
         strings.update(a.lower() for a in history)
     for visible in names:
         strings.update(visible)
+    for request in requests:
+        t = request.transition
+        if t.held and t.facts:
+            for o in t.visible:
+                strings.update(_put_texts(t.held, o))
     return strings
 
 
 @lru_cache(maxsize=65536)
-def _action_texts(action: str) -> tuple[str, ...]:
-    """The texts an action is compared by: its lower-cased name, then its object if it has one."""
-    _, obj = action_object(action)
-    return (action.lower(), obj) if obj else (action.lower(),)
+def _action_texts(action: str, held: str = "") -> tuple[str, ...]:
+    """The texts an action is compared by: its lower-cased name, its object if it has one, and,
+    for putting down, what it does to the held object ("put the apple in the trash can")."""
+    verb, obj = action_object(action)
+    texts = [action.lower(), obj] if obj else [action.lower()]
+    if held and obj and verb in ("put on", "put in", "put"):
+        preposition = "in" if verb == "put in" else "on"
+        texts.append(f"put the {held} {preposition} the {obj}")
+    return tuple(texts)
 
 
-def _score(table: SimilarityTable, action: str, phrases: tuple[str, ...]) -> float:
-    """The best similarity of the action text or its object to a goal phrase."""
-    return table.best(_action_texts(action), phrases)
+def _score(table: SimilarityTable, action: str, phrases: tuple[str, ...], held: str = "") -> float:
+    """The best similarity of the action's texts (``_action_texts``) to a goal phrase."""
+    return table.best(_action_texts(action, held), phrases)
 
 
 def _rate(
@@ -371,7 +391,12 @@ def _rate(
 ) -> int:
     """The rubric rating of the logged action of ``t`` (see the module docstring, step 2-3)."""
     verb, obj = action_object(t.action)
-    if not _executable(verb, obj, t.visible, t.held, t.reachable):
+    executable = (
+        _possible(verb, obj, t)
+        if t.facts
+        else _executable(verb, obj, t.visible, t.held, t.reachable)
+    )
+    if not executable:
         return -2
     repeated = False
     if prompt.progress and t.completed:
@@ -380,12 +405,103 @@ def _rate(
         remaining = tuple(p for p, c in zip(phrases, covered, strict=True) if not c)
         phrases = remaining or phrases
         repeated = t.action.lower() in done
-    score = _score(table, t.action, phrases)
+    score = _score(table, t.action, phrases, t.held)
     if score >= t_next:
         return 1 if repeated else 2
     if score >= t_sup:
         return 1
+    if t.facts and (
+        _explores(table, verb, obj, t, phrases, t_sup)
+        or _delivers(table, verb, obj, t, phrases, t_sup)
+    ):
+        return 1
     return -1 if verb in SEARCH_VERBS else 0
+
+
+def _put_texts(held: str, target: str) -> tuple[str, str]:
+    return (f"put the {held} on the {target}", f"put the {held} in the {target}")
+
+
+def _delivers(
+    table: SimilarityTable,
+    verb: str,
+    obj: str,
+    t: Transition,
+    phrases: tuple[str, ...],
+    t_sup: float,
+) -> bool:
+    """Whether the action goes to where the held, needed object most plausibly belongs.
+
+    While holding an object that matches a goal phrase, going to (``find``) the visible object
+    on or in which putting it matches the goal phrases best is supportive.
+    """
+    if verb not in SEARCH_VERBS or not t.held or obj == t.held or obj not in t.visible:
+        return False
+    if table.best((t.held,), phrases) < t_sup:
+        return False
+    targets = [o for o in t.visible if o != t.held]
+    scores = [table.best(_put_texts(t.held, o), phrases) for o in targets]
+    return targets[int(np.argmax(scores))] == obj
+
+
+def _scene(t: Transition) -> tuple[Any, ...]:
+    """The scene facts a rating reads (what the cache key of a rating holds besides the text)."""
+    return (
+        t.visible, t.held, t.reachable, t.facts, t.room, t.near, t.sitting, t.opened,
+        t.closed, t.running, t.objects,
+    )  # fmt: skip
+
+
+def _explores(
+    table: SimilarityTable,
+    verb: str,
+    obj: str,
+    t: Transition,
+    phrases: tuple[str, ...],
+    t_sup: float,
+) -> bool:
+    """Whether the action searches for a needed object that is not in sight.
+
+    The needed objects are those of the env's vocabulary that match a goal phrase at
+    ``t_supportive``; while one of them is neither visible nor held, walking to another room,
+    going to a closed container and opening it are supportive (it may be there or inside).
+    """
+    if not t.objects:
+        return False
+    if verb not in ("walk to", "go to") and not (verb in ("find", "open") and obj in t.closed):
+        return False
+    relevant = table.similarity(t.objects, phrases).max(axis=1) >= t_sup
+    seen = {*t.visible, t.held}
+    return any(r and o not in seen for o, r in zip(t.objects, relevant, strict=True))
+
+
+def _possible(verb: str, obj: str, t: Transition) -> bool:
+    """The common-sense preconditions of an action, read from the scene's facts.
+
+    Walk to another room; find an object in view that is not in hand; grab, open, close,
+    sit on, put on or in, and switch on only what the agent stands next to; grab with free
+    hands; open what is closed (and not running), close what is open; put only when holding
+    something, and into a container that is not closed; switch on what is off and not open.
+    """
+    if verb in ("walk to", "go to"):
+        return obj in t.reachable
+    if verb in SEARCH_VERBS:
+        return obj in t.visible and obj != t.held
+    if verb in ("grab", "pick up"):
+        return not t.held and t.near == obj
+    if t.near != obj:
+        return False
+    if verb == "open":
+        return obj in t.closed and obj not in t.running
+    if verb == "close":
+        return obj in t.opened
+    if verb == "sit on":
+        return t.sitting != obj
+    if verb.startswith("put"):
+        return bool(t.held) and not (verb == "put in" and obj in t.closed)
+    if verb in ("switch on", "turn on"):
+        return obj not in t.running and obj not in t.opened
+    return True
 
 
 def _executable(

@@ -30,6 +30,7 @@ from rewardgym.envs.household.v1.world import (
     N_ROOMS,
     OBJECT_INDEX,
     OBJECT_NAMES,
+    OBJECTS,
     PRIORS,
     ROOMS,
     World,
@@ -339,6 +340,20 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
     def executable_actions(self) -> list[int]:
         """The ids of the actions the simulator would execute from the current state."""
         return executable_actions(self.world)
+
+    # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
+    object_names: tuple[str, ...] = OBJECT_NAMES
+    """The objects indexed by the multi-hot fields and by ``near``/``sitting`` (minus one)."""
+    room_names: tuple[str, ...] = ROOMS
+    """The rooms indexed by the ``room`` field."""
+    openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.lidded)
+    """The containers with a lid, which open and close (a closed one hides what is inside)."""
+
+    def goal_objects(self) -> tuple[str, ...]:
+        """The objects the current task's goal predicates name (the simulator's ground truth)."""
+        names = [OBJECT_NAMES[p.obj] for p in self.task.goal]
+        names += [OBJECT_NAMES[p.target] for p in self.task.goal if p.target >= 0]
+        return tuple(dict.fromkeys(names))
 
     def goal_flags(self) -> list[bool]:
         """Which goal predicates of the current task hold now, in goal order."""

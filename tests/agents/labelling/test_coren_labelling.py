@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -167,6 +168,10 @@ def test_cli_label_coren(
     )
     output = " ".join(capsys.readouterr().out.split())
     assert "judge calls" in output and "correlation" in output
+    assert "judge embedding:hashing: expert's next action rated +2" in output
+    report = json.loads((tmp_path / "cli" / "coren" / "report.json").read_text())
+    row = report["judges"]["embedding:hashing"]
+    assert 0.0 <= row["nonexec_minus2"] <= 1.0 and row["probe_states"] > 0
     assert TrajectoryDataset.from_dir(tmp_path / "cli").info["reward_source"] == "coren:CS"
     with pytest.raises(SystemExit, match="ablation"):
         main(

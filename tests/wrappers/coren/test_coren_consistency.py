@@ -7,7 +7,7 @@ import pytest
 
 from rewardgym.wrappers.coren import consistency
 from rewardgym.wrappers.coren.config import CorenConfig
-from rewardgym.wrappers.coren.ensemble import combine_terms
+from rewardgym.wrappers.coren.scoring import combine_terms
 
 nan = np.nan
 
@@ -43,22 +43,32 @@ def test_structural_counts_only_prompts_whose_answer_passes_the_gate() -> None:
     assert consistency.structural(votes, gate).tolist() == [2.0, 0.0]
 
 
-def test_argmax_steps_are_the_positive_maximum_of_a_prompt() -> None:
-    assert consistency.argmax_steps(np.array([1, 2, nan, 2, 0])).tolist() == [1, 3]
-    assert consistency.argmax_steps(np.array([0, -1, nan])).tolist() == []
-    assert consistency.argmax_steps(np.array([nan, nan])).tolist() == []
+def test_argmax_actions_prefer_the_logged_action_on_ties_and_mark_empty_steps() -> None:
+    # Two steps, three candidate actions, two prompts: ratings[t, a, n].
+    ratings = np.array(
+        [
+            [[1, nan], [2, nan], [2, nan]],  # prompt 0: actions 1 and 2 tie; prompt 1 rated none
+            [[-1, 0], [nan, 0], [-2, -1]],  # negative tops count too; prompt 1 ties 0 and 1
+        ],
+        dtype=float,
+    )
+    assert consistency.argmax_actions(ratings, np.array([2, 1])).tolist() == [[2, -1], [0, 1]]
+    assert consistency.argmax_actions(ratings, np.array([0, 2])).tolist() == [[1, -1], [0, 0]]
+    with pytest.raises(ValueError, match="T logged actions"):
+        consistency.argmax_actions(ratings, np.array([0]))
 
 
-def test_temporal_drops_votes_of_prompts_that_fail_backward_verification() -> None:
+def test_temporal_drops_only_the_planned_votes_of_prompts_answered_no() -> None:
     votes = np.array([[2, 2, 1], [1, 2, 1], [2, 0, 1]], dtype=float)
-    # Prompt 0 (argmax steps 0 and 2) fails; prompt 1 (steps 0, 1) passes; prompt 2 abstains.
-    verified = [False, True, None]
-    keep = consistency.temporal_keep(votes, verified)
+    favourite = np.array([[True, True, True], [False, True, False], [True, False, True]])
+    # Prompt 0 was answered no, prompt 1 yes, prompt 2 abstained (never failed).
+    failed = np.array([[True, False, False]] * 3)
+    keep = consistency.temporal_keep(votes, favourite, failed)
     assert keep[:, 0].tolist() == [False, True, False]
     assert keep[:, 1:].all()
-    assert consistency.temporal(votes, verified).tolist() == [1.5, 1.0, 0.5]
-    with pytest.raises(ValueError, match="verification answers"):
-        consistency.temporal(votes, [True])
+    assert consistency.temporal(votes, favourite, failed).tolist() == [1.5, 1.0, 0.5]
+    with pytest.raises(ValueError, match=r"\(T, N\)"):
+        consistency.temporal(votes, favourite[:2], failed)
 
 
 def test_combine_terms_follows_every_ablation_rule() -> None:
