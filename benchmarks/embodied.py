@@ -72,8 +72,18 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     if task.successful_only:
         data = data.select(lambda episode: episode.success)
     if task.composition is not None:
+        missing = [ep.episode_id for ep in data if ep.dense_rewards is None]
+        if missing:
+            raise ValueError(
+                f"{task.dataset}: episodes {missing[:5]} have no dense rewards; a composed row "
+                "needs a data set written by `rewardgym label coren` (or the oracle's shaping)"
+            )
         data = data.with_rewards(
-            [compose_rewards(ep.rewards, ep.dense_rewards, task.composition) for ep in data]
+            [
+                compose_rewards(ep.rewards, ep.dense_rewards, task.composition)
+                for ep in data
+                if ep.dense_rewards is not None
+            ]
         )
     agent = train_offline(data, task.offline, progress=False)
     start = time.perf_counter()

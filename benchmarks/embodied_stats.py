@@ -15,7 +15,7 @@ import numpy as np
 
 
 def seed_episode_interval(
-    per_seed: Sequence[Sequence[float]],
+    per_seed: Sequence[Sequence[float] | np.ndarray],
     *,
     resamples: int = 2000,
     level: float = 0.95,

@@ -131,10 +131,10 @@ def test_killed_label_coren_leaves_nothing_or_everything(tmp_path: Path) -> None
 
     def check(out: Path) -> bytes:
         data = TrajectoryDataset.from_dir(out)
-        assert data.info["reward_source"] == "coren:CST"
+        assert data.info["dense_reward_source"] == "coren:CST"
         assert (out / "coren" / "report.json").is_file()
         assert load_minari(out).total_episodes == len(data) == 80
-        return np.concatenate([ep.rewards for ep in data]).tobytes()
+        return np.concatenate([ep.dense_rewards for ep in data]).tobytes()
 
     args = ["label", "coren", "--dataset", str(source), "--judge", "embedding:hashing"]
     seen = _exercise(

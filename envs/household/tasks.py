@@ -7,9 +7,11 @@ A task succeeds when all its predicates hold at once (SR); the share that holds 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from rewardgym.envs.household.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS, World
+from rewardgym.envs.household.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS
 
 PREDICATE_KINDS: tuple[str, ...] = (
     "inside",
@@ -22,6 +24,25 @@ PREDICATE_KINDS: tuple[str, ...] = (
 )
 
 
+class WorldState(Protocol):
+    """What a predicate reads of a world (Household-v0's and Household-v1's both have it)."""
+
+    @property
+    def obj_parent(self) -> Sequence[int]: ...
+
+    @property
+    def is_on(self) -> Sequence[bool]: ...
+
+    @property
+    def is_open(self) -> Sequence[bool]: ...
+
+    @property
+    def held(self) -> int: ...
+
+    @property
+    def sitting(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class Predicate:
     """One goal condition: a kind, the object it is about and, for placements, the target."""
@@ -30,7 +51,7 @@ class Predicate:
     obj: int
     target: int = -1
 
-    def holds(self, world: World) -> bool:
+    def holds(self, world: WorldState) -> bool:
         """Whether this condition is true in ``world``."""
         kind = self.kind
         if kind == "inside" or kind == "on":
@@ -85,7 +106,7 @@ class Task:
     name: str
     goal: tuple[Predicate, ...]
 
-    def goal_flags(self, world: World) -> list[bool]:
+    def goal_flags(self, world: WorldState) -> list[bool]:
         """Which of the goal predicates hold in ``world``, in goal order."""
         return [p.holds(world) for p in self.goal]
 

@@ -37,7 +37,7 @@ class _Script:
 
 def _expert_of(env: gym.Env[Any, Any], config: CollectConfig, sibling: bool) -> Any:
     """The callable that gives the expert's next action (``None``: nothing left to do)."""
-    base = env.unwrapped
+    base: Any = env.unwrapped
     if config.expert == "replan":
         expert = getattr(base, "expert_action", None)
         if expert is None:

@@ -157,6 +157,7 @@ def build_qa_bank(
 
     import rewardgym  # noqa: F401  (registers the envs)
     from rewardgym.envs.trajectories.collect import collect_episode, episode_seeds
+    from rewardgym.envs.trajectories.config import CollectConfig
     from rewardgym.wrappers.coren.grounding import (
         episode_transitions,
         reference_answer,
@@ -178,10 +179,19 @@ def build_qa_bank(
     excluded = {int(s) for s in exclude_seeds}
     rng = np.random.default_rng(seed)
     pairs: dict[tuple[str, tuple[str, ...]], QAPair] = {}
+    scripted = hasattr(base, "expert_script")
+    collect = CollectConfig(
+        env=env_id,
+        noise=noise,
+        expert="script" if scripted else "replan",
+        sibling_fraction=0.5 if scripted else 0.0,
+    )
     seeds = [s for s in episode_seeds(seed, 20 * n_pairs) if s not in excluded]
     for i, episode_seed in enumerate(seeds):
         options = {"task": tasks[i % len(tasks)]} if tasks else None
-        episode = collect_episode(env, i, episode_seed, noise, "mixed", options)
+        episode = collect_episode(
+            env, episode_id=i, seed=episode_seed, config=collect, options=options
+        )
         steps = episode_transitions(episode, base.action_names, env_id, names)
         step = steps[int(rng.integers(len(steps)))]
         key = (step.instruction, tuple(sorted(step.visible)))

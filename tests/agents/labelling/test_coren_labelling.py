@@ -63,9 +63,9 @@ def test_label_writes_a_new_dataset_and_never_touches_the_input(
     assert len(labelled) == len(source) and labelled.n_steps == source.n_steps
     for a, b in zip(source, labelled, strict=True):
         assert np.array_equal(a.actions, b.actions) and a.success == b.success
-    dense = np.concatenate([ep.rewards for ep in labelled])
+    dense = np.concatenate([ep.dense_rewards for ep in labelled])
     assert len(np.unique(dense)) > 3 and np.all(np.abs(dense) <= 2.0)
-    assert labelled.info["reward_source"] == "coren:CST"
+    assert labelled.info["dense_reward_source"] == "coren:CST"
     assert report.judge_calls > 0 and report.requests > report.judge_calls  # de-duplicated
     assert report.abstentions == {"rate": 0, "structural": 0, "temporal": 0}
     assert (tmp_path / "out" / "coren" / "orchestrator.pt").exists()
@@ -91,7 +91,7 @@ def test_a_killed_run_resumes_without_repeating_a_judge_call(
     assert report.cache_hits > 0
     a = TrajectoryDataset.from_dir(tmp_path / "fresh")
     b = TrajectoryDataset.from_dir(tmp_path / "run")
-    assert all(np.allclose(x.rewards, y.rewards) for x, y in zip(a, b, strict=True))
+    assert all(np.allclose(x.dense_rewards, y.dense_rewards) for x, y in zip(a, b, strict=True))
     again = FlakyJudge()
     label_dataset(
         dataset_dir, tmp_path / "run", again, FAST, progress=False, minari=False, overwrite=True
@@ -136,7 +136,7 @@ def test_label_ablations_asks_the_judge_once_for_every_scheme(
     assert set(reports) == {"C", "ST", "average", "single"}
     rewards = {
         name: np.concatenate(
-            [ep.rewards for ep in TrajectoryDataset.from_dir(tmp_path / "abl" / name)]
+            [ep.dense_rewards for ep in TrajectoryDataset.from_dir(tmp_path / "abl" / name)]
         )
         for name in reports
     }
@@ -172,7 +172,7 @@ def test_cli_label_coren(
     report = json.loads((tmp_path / "cli" / "coren" / "report.json").read_text())
     row = report["judges"]["embedding:hashing"]
     assert 0.0 <= row["nonexec_minus2"] <= 1.0 and row["probe_states"] > 0
-    assert TrajectoryDataset.from_dir(tmp_path / "cli").info["reward_source"] == "coren:CS"
+    assert TrajectoryDataset.from_dir(tmp_path / "cli").info["dense_reward_source"] == "coren:CS"
     with pytest.raises(SystemExit, match="ablation"):
         main(
             [

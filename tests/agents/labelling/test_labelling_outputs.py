@@ -101,7 +101,7 @@ def test_the_cache_lives_outside_out_and_survives_overwrite(source: Path, tmp_pa
     again = CountingJudge()
     _label(source, out, again, overwrite=True)
     assert first.answered > 0 and again.answered == 0
-    assert TrajectoryDataset.from_dir(out).info["reward_source"] == "coren:CST"
+    assert TrajectoryDataset.from_dir(out).info["dense_reward_source"] == "coren:CST"
 
 
 def test_ablations_check_every_output_first(source: Path, tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ def test_labelling_survives_timeouts_500s_and_garbage(
     server: FaultyServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=2, seed=5)).save(source, minari=False)
+    collect_dataset(CollectConfig(episodes=1, seed=5)).save(source, minari=False)
     monkeypatch.setenv("COREN_TEST_KEY", "sk-secret-value")
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
 
@@ -143,7 +143,7 @@ def test_labelling_survives_timeouts_500s_and_garbage(
             ),
         )
 
-    config = CorenConfig(n_prompts=2, epochs=5, batch_size=16)
+    config = CorenConfig(n_prompts=2, epochs=5, batch_size=16, probe_states=0)
     first = judge(retries=1)
     assert "sk-secret" not in repr(first) and "sk-secret" not in first.identity
     report = label_dataset(
@@ -161,7 +161,7 @@ def test_labelling_survives_timeouts_500s_and_garbage(
     assert sum(report.abstentions.values()) >= report.failures
     labelled = TrajectoryDataset.from_dir(tmp_path / "out")
     assert labelled.n_steps == TrajectoryDataset.from_dir(source).n_steps
-    assert all(np.isfinite(ep.rewards).all() for ep in labelled)
+    assert all(np.isfinite(ep.dense_rewards).all() for ep in labelled)
     # Nothing is lost: failed calls were not cached, so a rerun against a healthy server asks
     # exactly those again and nothing else.
     server.faulty = False
@@ -310,7 +310,7 @@ def test_labelling_with_surrogate_answers_completes_and_resumes(
     escaped = b'{"choices": [{"message": {"content": "\\udfff Rating: 2 \\ud800"}}]}'
     server = chat_server(lambda prompt: [(raw.http_reply(escaped), 0.0)])
     source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=2, seed=5)).save(source, minari=False)
+    collect_dataset(CollectConfig(episodes=1, seed=5)).save(source, minari=False)
     config = CorenConfig(n_prompts=2, epochs=3, batch_size=16)
     common = {"embedder": hashing_embedder(), "progress": False, "minari": False}
     judge = _judge(server.url)

@@ -86,14 +86,15 @@ def test_label_coren_through_transformers_serve(
 
     url, folder = served
     source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=2, seed=4, noise=0.0)).save(source, minari=False)
+    collect_dataset(CollectConfig(episodes=1, seed=4, noise=0.0)).save(source, minari=False)
     started = time.monotonic()
     main(
         [
             "label", "coren", "--dataset", str(source), "--out", str(tmp_path / "out"),
             "--judge", f"openai:{url}", "--openai.model", str(folder),
-            "--openai.max-tokens", "4", "--openai.timeout-s", "60",
-            "--n-prompts", "1", "--qa-pairs", "2", "--epochs", "2", "--no-minari",
+            "--openai.max-tokens", "4", "--openai.timeout-s", "60", "--openai.api-key-env", "",
+            "--n-prompts", "1", "--qa-pairs", "2", "--epochs", "2", "--probe-states", "0",
+            "--no-minari",
         ]
     )  # fmt: skip
     elapsed = time.monotonic() - started
@@ -101,6 +102,6 @@ def test_label_coren_through_transformers_serve(
     assert "judge calls" in output and " 0 failures" in output, output
     labelled = TrajectoryDataset.from_dir(tmp_path / "out")
     assert labelled.n_steps == TrajectoryDataset.from_dir(source).n_steps > 0
-    rewards = np.concatenate([ep.rewards for ep in labelled])
+    rewards = np.concatenate([ep.dense_rewards for ep in labelled])
     assert np.isfinite(rewards).all() and np.abs(rewards).max() <= 2.0
     assert elapsed < 240, f"labelling through the server took {elapsed:.0f} s"
