@@ -83,7 +83,8 @@ def _on_page(name: str, page: str) -> bool:
 
 def summarize(session: ShopSession) -> SessionSummary:
     """The :class:`SessionSummary` of ``session``; an action counts as done only when its element is on its page."""
-    types, kinds = Counter[str](), Counter[str]()
+    types: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     queries: list[str] = []
     added = purchased = False
     value = 0.0
@@ -137,7 +138,7 @@ def w1_from_histograms(a: np.ndarray, b: np.ndarray) -> float:
 
 def type_shares(sessions: Sequence[ShopSession]) -> dict[str, float]:
     """The share of all steps that each action type takes."""
-    counts = Counter(step.action.type for s in sessions for step in s.steps)
+    counts: Counter[str] = Counter(step.action.type for s in sessions for step in s.steps)
     total = sum(counts.values()) or 1
     return {t: counts[t] / total for t in ACTION_TYPES}
 
