@@ -17,7 +17,9 @@ from typing import Literal, get_args
 
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 
-VariantName = Literal["base", "price-up-20", "rank-by-rating", "half-results", "no-brand-filter"]
+VariantName = Literal[
+    "base", "price-up-20", "price-down-20", "rank-by-rating", "half-results", "no-brand-filter"
+]
 VARIANT_NAMES: tuple[str, ...] = get_args(VariantName)
 
 
@@ -29,6 +31,11 @@ def _base(store: StoreConfig) -> StoreConfig:
 def _price_up(store: StoreConfig) -> StoreConfig:
     """Every price up 20%."""
     return dataclasses.replace(store, price_factor=round(store.price_factor * 1.2, 9))
+
+
+def _price_down(store: StoreConfig) -> StoreConfig:
+    """Every price down 20% (a sale): the one change here that should raise sales."""
+    return dataclasses.replace(store, price_factor=round(store.price_factor * 0.8, 9))
 
 
 def _rank_by_rating(store: StoreConfig) -> StoreConfig:
@@ -49,6 +56,7 @@ def _no_brand_filter(store: StoreConfig) -> StoreConfig:
 VARIANTS: dict[str, Callable[[StoreConfig], StoreConfig]] = {
     "base": _base,
     "price-up-20": _price_up,
+    "price-down-20": _price_down,
     "rank-by-rating": _rank_by_rating,
     "half-results": _half_results,
     "no-brand-filter": _no_brand_filter,

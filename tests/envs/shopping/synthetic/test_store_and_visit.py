@@ -128,6 +128,7 @@ def test_variants_change_what_the_store_shows() -> None:
     assert set(VARIANT_NAMES) == {
         "base",
         "price-up-20",
+        "price-down-20",
         "rank-by-rating",
         "half-results",
         "no-brand-filter",
