@@ -1,34 +1,44 @@
 """``rewardgym bench shop``: train and evaluate Shop-R1's rows on held-out sessions, print its tables.
 
-Reads top to bottom: build (or load) the base model; build prompt-completion rows from the
-training split; per training seed, one SFT cold start shared by every SFT row, then one GRPO
-run per RL row with the reward wrapper that row names; every model is evaluated on test-split
-sessions (never seen in training) with each sampling seed. Rows (``method``):
-``zero-shot``, ``rl-binary``, ``sft``, ``sft+rl-binary``, ``shop-r1``; the ablations
-``shop-r1/no-sft``, ``shop-r1/no-format``, ``shop-r1/no-rationale``, ``shop-r1/no-dars``,
-``shop-r1/binary-action``; ``shop-r1/latest-context``; and ``shop-r1/temp-<t>``. Writes
-``results.json`` / ``.csv`` / ``.md`` and ``results.png`` under ``out``. Trained models live
-under ``out/models``; a rerun with the same ``out`` reuses them (and resumes a GRPO run from its
-last checkpoint), so delete that folder after changing the config.
+Reads top to bottom: resolve the base model (the default model built per seed, or a named or
+local pretrained one); read train / validation / test rows once per tokenizer
+(:mod:`~rewardgym.benchmarks.shop_data`); per training seed, one SFT cold start shared by every
+SFT row, then one GRPO run per RL row with the reward wrapper that row names; the first seed's
+SFT model chooses the evaluation temperature on the validation split; every model is scored on
+test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
+test sessions; the baselines are scored on the same test steps. Main rows (``method``):
+``zero-shot``, ``rl-binary``, ``sft``, ``sft+rl-binary``, ``shop-r1`` and the baselines
+``baseline/frequency``, ``baseline/random``, ``baseline/always-terminate``,
+``baseline/first-element``; ablations ``shop-r1/no-sft``, ``shop-r1/no-format``,
+``shop-r1/no-rationale``, ``shop-r1/no-dars``, ``shop-r1/binary-action``, ``shop-r1/gdpo``
+(per-term advantage normalisation), ``shop-r1/kang`` (Kang et al.'s self-certainty),
+``shop-r1/latest-context`` and ``shop-r1/temp-<t>``. Writes ``results.json`` / ``.csv`` /
+``.md``, ``results.png`` and ``reward_terms.png`` under ``out``. Trained models live under
+``out/models``; a rerun with the same ``out`` reuses them, so delete that folder after changing
+the config.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-import tyro
+import typer
 from rich.console import Console
 
-from rewardgym.agents.llm.config import PromptConfig
-from rewardgym.agents.llm.dataset import DataArg, StepRow, make_env, sample_rows, to_dataset
-from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
-from rewardgym.benchmarks.shop_report import aggregate, plot_rows, render_tables
-from rewardgym.benchmarks.tables import write_results
+from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
+from rewardgym.agents.llm.config import ModelKind
+from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
+from rewardgym.benchmarks.shop_config import BenchConfig, preset
+from rewardgym.benchmarks.shop_data import SuiteData, prompt_coverage
 from rewardgym.envs.shopping.context import ContextMode
+from rewardgym.runtime import write_json_atomic
+
+
+class OutputsNoLongerParse(RuntimeError):
+    """A trained model's outputs do not parse at all: training wrecked it."""
 
 
 @dataclass(frozen=True)
@@ -40,111 +50,117 @@ class Method:
     """``base`` (the untrained model), ``sft`` (the cold start) or another method's name."""
     reward: str | None = None
     """``binary`` or a Shop-R1 ablation name (``full``, ``no-format``, ...); None: no GRPO."""
-    context: ContextMode = "session"
+    context: ContextMode | None = None
+    """None: the preset's context mode."""
     temperature: float | None = None
-    """Evaluation temperature; None keeps the preset's (0.6)."""
+    """Evaluation temperature; None: the one chosen on the validation split."""
+    main: bool = False
+    """A main row: every training seed, every main test session."""
+    advantages: Literal["summed", "per-term"] = "summed"
+    certainty: Literal["paper", "kang"] = "paper"
 
 
 def methods(config: BenchConfig) -> list[Method]:
-    """Every row of the suite in table order."""
+    """Every model row of the suite in table order (the baselines come on top of these)."""
     rows = [
-        Method("zero-shot", "base"),
-        Method("rl-binary", "base", "binary"),
-        Method("sft", "sft"),
-        Method("sft+rl-binary", "sft", "binary"),
-        Method("shop-r1", "sft", "full"),
+        Method("zero-shot", "base", main=True),
+        Method("rl-binary", "base", "binary", main=True),
+        Method("sft", "sft", main=True),
+        Method("sft+rl-binary", "sft", "binary", main=True),
+        Method("shop-r1", "sft", "full", main=True),
         Method("shop-r1/no-sft", "base", "full"),
         Method("shop-r1/no-format", "sft", "no-format"),
         Method("shop-r1/no-rationale", "sft", "no-rationale"),
         Method("shop-r1/no-dars", "sft", "no-dars"),
         Method("shop-r1/binary-action", "sft", "binary-action"),
+        Method("shop-r1/gdpo", "sft", "full", advantages="per-term"),
+        Method("shop-r1/kang", "sft", "full", certainty="kang"),
         Method("shop-r1/latest-context", "sft", "full", context="latest"),
     ]
     rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
     return rows
 
 
-def wrapper_for(reward: str) -> Any:
-    """The reward wrapper factory a row names: the binary baseline or a Shop-R1 ablation."""
+def wrapper_for(method: Method) -> Any:
+    """The reward wrapper factory a row names: the binary baseline or a Shop-R1 variant."""
     from rewardgym.wrappers import BinaryMatchReward, ShopR1Config, ShopR1Reward
 
-    if reward == "binary":
+    if method.reward == "binary":
         return BinaryMatchReward
-    config = ShopR1Config.ablation(reward)  # type: ignore[arg-type]
+    config = ShopR1Config.ablation(method.reward)  # type: ignore[arg-type]
+    config = replace(config, self_certainty_kind=method.certainty)
     return lambda env: ShopR1Reward(env, config)
 
 
 class Suite:
-    """State of one ``bench shop`` run: config, data, trained model paths and evaluation runs."""
+    """State of one ``bench shop`` run: config, data, models, and every scored run's records."""
 
-    def __init__(
-        self, config: BenchConfig, out: Path, data: DataArg, model: Path | None, progress: bool
-    ) -> None:
-        self.config, self.out, self.data, self.model, self.progress = (
-            config,
-            out,
-            data,
-            model,
-            progress,
-        )
+    def __init__(self, config: BenchConfig, out: Path, data: DataArg, progress: bool) -> None:
+        self.config, self.out, self.progress = config, out, progress
         self.console = Console()
-        self.runs: list[dict[str, Any]] = []
         self.timings: dict[str, float] = {}
-        self._rows: dict[ContextMode, list[StepRow]] = {}
-
-    def prompt(self, context: ContextMode) -> PromptConfig:
-        """The preset's prompt config with the given context mode."""
-        from dataclasses import replace
-
-        return replace(self.config.prompt, context=context)
-
-    def base_model(self, seed: int) -> Path:
-        """The user's model, or the default model built (tokenizer trained) for this seed."""
-        if self.model is not None:
-            return self.model
-        from rewardgym.agents.llm.model import create_default_model
-        from rewardgym.envs.shopping.data import resolve_sessions
-
-        path = self.out / "models" / f"seed{seed}" / "base"
-        if not (path / "config.json").is_file():
-            store, train = resolve_sessions(self.data, "train")
-            create_default_model(path, store, train, self.config.model, seed=seed)
-        return path
-
-    def rows(self, context: ContextMode, tokenizer_path: Path) -> list[StepRow]:
-        """Prompt-completion rows of the training split under ``context`` (built once)."""
-        if context not in self._rows:
-            from rewardgym.agents.llm.dataset import step_rows
-            from rewardgym.agents.llm.model import load_tokenizer
-            from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
-
-            tokenizer = load_tokenizer(tokenizer_path)
-            prompt = self.prompt(context)
-            self._rows[context] = step_rows(
-                PromptBuilder(tokenizer, prompt),
-                data=self.data,
-                split="train",
-                env_kwargs=env_kwargs(prompt),
-                max_sessions=self.config.train_sessions,
-                progress=self.progress,
-            )
-        return self._rows[context]
+        self.runs: list[dict[str, Any]] = []
+        self.records: dict[str, list[list[StepRecord]]] = {}
+        self.grpo_logs: dict[str, list[list[dict[str, Any]]]] = {}
+        self.losses: dict[str, list[float]] = {}
+        self.kind: ModelKind = "scratch" if config.model is None else "pretrained"
+        start = time.perf_counter()
+        self.data = SuiteData(
+            data,
+            validation_fraction=config.validation_fraction,
+            train_sessions=config.train_sessions,
+            progress=progress,
+        )
+        self.temperature = config.sampling.temperature
+        self.choice: dict[str, Any] | None = None
+        self.timed("data", time.perf_counter() - start)
 
     def timed(self, key: str, seconds: float) -> None:
         """Add ``seconds`` to the phase ``key``."""
         self.timings[key] = self.timings.get(key, 0.0) + seconds
 
-    def sft(self, base: Path, seed: int, context: ContextMode) -> Path:
-        """The SFT cold start of this seed and context (trained once, reused by every row)."""
-        from dataclasses import replace
+    def prompt(self, method: Method) -> Any:
+        """The preset's prompt config in the row's context mode."""
+        return replace(self.config.prompt, context=method.context or self.config.prompt.context)
 
+    def base_model(self, seed: int) -> Path:
+        """The named or local model, or the default model built (tokenizer trained) for this seed."""
+        if self.config.model is not None:
+            from rewardgym.pretrained import resolve_model
+
+            return resolve_model(self.config.model)
+        from rewardgym.agents.llm.model import create_default_model
+        from rewardgym.envs.shopping.data import resolve_sessions
+
+        path = self.out / "models" / f"seed{seed}" / "base"
+        if not (path / "config.json").is_file():
+            start = time.perf_counter()
+            store, train = resolve_sessions(self.data.data, "train")
+            held = set(self.data.positions("validation"))
+            sessions = [s for k, s in enumerate(train) if k not in held]
+            create_default_model(path, store, sessions, self.config.default_model, seed=seed)
+            self.timed("base", time.perf_counter() - start)
+        return path
+
+    def rows(self, model: Path, method: Method, split: Any, limit: int | None) -> list[StepRow]:
+        """Rows of ``split`` prompted for ``model``'s tokenizer in the row's context mode."""
+        from rewardgym.agents.llm.model import load_tokenizer
+
+        start = time.perf_counter()
+        rows = self.data.rows(model, load_tokenizer(model), self.prompt(method), split, limit)
+        self.timed("prompts", time.perf_counter() - start)
+        return rows
+
+    def sft(self, base: Path, seed: int, method: Method) -> Path:
+        """The SFT cold start of this seed and context (trained once, reused by every row)."""
         from rewardgym.agents.llm.sft import train_sft
 
+        context = self.prompt(method).context
         out = self.out / "models" / f"seed{seed}" / f"sft-{context}"
         if (out / "model" / "config.json").is_file():
             return out / "model"
         cfg = replace(self.config.sft, seed=seed)
-        rows = sample_rows(self.rows(context, base), cfg.max_examples, seed)
+        rows = sample_rows(self.rows(base, method, "train", None), cfg.max_examples, seed)
         self.console.print(f"[bold]SFT[/] seed {seed}, {context} context: {len(rows)} examples")
         result = train_sft(
             base,
@@ -153,38 +169,45 @@ class Suite:
             cfg,
             max_length=self.config.prompt.max_prompt_tokens + self.config.sampling.max_new_tokens,
             progress=self.progress,
+            model_kind=self.kind,
+            run=f"row 'sft' (seed {seed}, {context} context)",
         )
         self.timed("sft", result.seconds)
+        self.losses[f"sft/seed{seed}/{context}"] = result.losses
         self.console.print(
-            f"  loss {result.first_loss:.3f} -> {result.last_loss:.3f} in {result.seconds:.0f} s"
+            f"  loss {result.first_loss:.3f} -> {result.last_loss:.3f} over {result.steps} "
+            f"steps in {result.seconds:.0f} s"
         )
         return result.path
 
     def grpo(self, start: Path, method: Method, seed: int) -> Path:
         """GRPO from ``start`` with the row's wrapper; returns the trained model's path."""
-        from dataclasses import replace
+        import json
 
         from rewardgym.agents.llm.grpo import train_grpo
-        from rewardgym.agents.llm.prompt import env_kwargs
 
-        assert method.reward is not None
         out = self.out / "models" / f"seed{seed}" / method.method.replace("/", "__")
-        if (out / "model" / "config.json").is_file():
+        logs = out / "log_history.json"
+        if (out / "model" / "config.json").is_file() and logs.is_file():
+            self.grpo_logs.setdefault(method.method, []).append(json.loads(logs.read_text()))
             return out / "model"
-        cfg = replace(self.config.grpo, seed=seed)
-        rows = sample_rows(self.rows(method.context, start), cfg.max_examples, seed)
+        cfg = replace(self.config.grpo, seed=seed, advantages=method.advantages)
+        rows = sample_rows(self.rows(start, method, "train", None), cfg.max_examples, seed)
         result = train_grpo(
             start,
             to_dataset(rows),
             out,
-            wrapper_for(method.reward),
+            wrapper_for(method),
             cfg,
-            data=self.data,
-            env_kwargs=env_kwargs(self.prompt(method.context)),
+            data=self.data.data,
+            env_kwargs={"context": "latest"},  # the reward reads info["truth"], not the context
             progress=self.progress,
-            desc=method.method,
+            desc=f"row {method.method!r} (seed {seed})",
+            model_kind=self.kind,
         )
         self.timed("grpo", result.seconds)
+        write_json_atomic(logs, result.log_history)
+        self.grpo_logs.setdefault(method.method, []).append(result.log_history)
         rewards = result.series("reward")
         head, tail = rewards[: max(1, len(rewards) // 4)], rewards[-max(1, len(rewards) // 4) :]
         self.console.print(
@@ -194,69 +217,119 @@ class Suite:
         )
         return result.path
 
-    def evaluate(self, path: Path, method: Method, seed: int) -> None:
-        """Score ``path`` on the test split with every sampling seed; record one run each."""
-        from dataclasses import replace
-
-        from rewardgym.agents.evaluation.shopping import evaluate_policy
+    def score(
+        self, path: Path, method: Method, rows: list[StepRow], temperature: float, seed: int
+    ) -> ShopEvaluation:
+        """Generate for ``rows`` at ``temperature`` and score the outputs against the humans."""
         from rewardgym.agents.llm.policy import LLMPolicy
-        from rewardgym.agents.llm.prompt import env_kwargs
 
-        prompt = self.prompt(method.context)
-        sampling = self.config.sampling
-        if method.temperature is not None:
-            sampling = replace(sampling, temperature=method.temperature)
-        policy = LLMPolicy.from_path(path, prompt, sampling)
-        env = make_env(self.data, "test", env_kwargs(prompt))
+        sampling = replace(self.config.sampling, temperature=temperature)
+        policy = LLMPolicy.from_path(path, self.prompt(method), sampling, seed=seed)
+        start = time.perf_counter()
+        texts = policy.complete([r.prompt for r in rows])
+        self.timed("eval", time.perf_counter() - start)
+        truths = [r.truth for r in rows]
+        assert all(t is not None for t in truths)
+        return score_outputs(
+            texts,
+            [r.session for r in rows],
+            [r.step for r in rows],
+            truths,  # type: ignore[arg-type]
+        )
+
+    def choose_temperature(self, sft: Path, method: Method) -> float:
+        """The candidate temperature with the best exact match of ``sft`` on the validation split."""
+        candidates = self.config.temperature_candidates
+        rows = self.rows(sft, method, "validation", self.config.validation_sessions)
+        scores = {}
+        for temperature in candidates:
+            result = self.score(sft, method, rows, temperature, seed=0)
+            if result.metrics.parse_rate == 0.0 and self.config.stop_when_unparsable:
+                raise OutputsNoLongerParse(
+                    f"row 'sft' (seed 0) after {self.config.sft.epochs:g} epochs: none of "
+                    f"{result.steps} validation outputs parse at temperature {temperature:g}; "
+                    "the SFT run wrecked the model (lower the learning rate)"
+                )
+            scores[temperature] = result.metrics.exact_match
+        self.temperature = max(candidates, key=lambda t: (scores[t], -t))
+        self.choice = {"candidates": scores, "chosen": self.temperature, "steps": len(rows)}
+        self.console.print(
+            "temperature on validation: "
+            + ", ".join(f"{t:g} -> {s:.1f}%" for t, s in scores.items())
+            + f"; main rows use {self.temperature:g}"
+        )
+        return self.temperature
+
+    def evaluate(self, path: Path, method: Method, seed: int) -> None:
+        """Score ``path`` on the row's test sessions with every sampling seed; record each run."""
+        limit = self.config.eval_sessions if method.main else self.ablation_sessions()
+        rows = self.rows(path, method, "test", self.config.eval_sessions)
+        keep = set(self.data.positions("test", limit))
+        rows = [r for r in rows if r.session in keep]
+        temperature = method.temperature if method.temperature is not None else self.temperature
         for eval_seed in self.config.eval_seeds:
-            start = time.perf_counter()
-            policy.reset_seed(seed * 1000 + eval_seed)
-            result = evaluate_policy(
-                policy,
-                env=env,
-                max_sessions=self.config.eval_sessions,
-                batch_size=sampling.batch_size,
-                progress=self.progress,
-                desc=method.method,
-            )
-            self.timed("eval", time.perf_counter() - start)
+            result = self.score(path, method, rows, temperature, seed * 1000 + eval_seed)
+            self.records.setdefault(method.method, []).append(result.records)
             self.runs.append(
                 {
                     "method": method.method,
                     "seed": seed,
                     "eval_seed": eval_seed,
+                    "temperature": temperature,
                     **result.metrics.to_dict(),
-                    "mean_env_reward": result.mean_reward,
                 }
             )
+
+    def ablation_sessions(self) -> int | None:
+        """Test sessions of an ablation row."""
+        limit = self.config.ablation_eval_sessions
+        return self.config.eval_sessions if limit is None else limit
+
+    def baselines(self) -> None:
+        """Fit the frequency baseline on the training part and score every baseline on test."""
+        from rewardgym.agents.baselines.shop import default_baselines
+        from rewardgym.agents.evaluation.shopping import evaluate_policy
+        from rewardgym.agents.llm.dataset import make_env
+        from rewardgym.envs.shopping.data import resolve_sessions
+
+        start = time.perf_counter()
+        store, train = resolve_sessions(self.data.data, "train")
+        fitted = [store.session(train[k]) for k in self.data.positions("train")]
+        env = make_env(self.data.data, "test", {"context": "latest"})
+        sessions = self.data.positions("test", self.config.eval_sessions)
+        for agent in default_baselines(fitted):
+            result = evaluate_policy(
+                lambda batch, a=agent: [a.act(obs) for obs in batch],
+                env=env,
+                sessions=sessions,
+                progress=False,
+            )
+            name = f"baseline/{agent.name}"
+            self.records[name] = [result.records]
+            self.runs.append({"method": name, "seed": 0, **result.metrics.to_dict()})
         env.close()
+        self.timed("baselines", time.perf_counter() - start)
 
 
-def run_bench_shop(
-    preset_name: str = "quick",
-    out: str | Path = Path("results/shop"),
-    *,
-    config: BenchConfig | None = None,
-    model: str | Path | None = None,
-    data: DataArg = None,
-    only: Sequence[str] | None = None,
-    progress: bool = True,
-) -> list[dict[str, Any]]:
-    """Run the suite (``config`` overrides the preset), write results under ``out``, return the rows."""
-    wall = time.perf_counter()
-    config = config or preset(preset_name)
-    out = Path(out)
-    suite = Suite(config, out, data, Path(model) if model is not None else None, progress)
-    wanted = [m for m in methods(config) if only is None or m.method in only]
-    for seed in config.seeds:
+def _run_rows(suite: Suite, wanted: list[Method]) -> None:
+    config = suite.config
+    main_seeds = config.seeds
+    ablation_seeds = config.ablation_seeds if config.ablation_seeds is not None else main_seeds
+    for seed in dict.fromkeys((*main_seeds, *ablation_seeds)):
         base = suite.base_model(seed)
         trained: dict[str, Path] = {"base": base}
         for method in wanted:
+            if seed not in (main_seeds if method.main else ablation_seeds):
+                continue
             start = method.start
             if start == "sft":
-                context = method.context if config.separate_latest_sft else "session"
-                trained.setdefault(f"sft-{context}", suite.sft(base, seed, context))
-                start = f"sft-{context}"
+                sft_row = method if config.separate_latest_sft else replace(method, context=None)
+                key = f"sft-{suite.prompt(sft_row).context}"
+                if key not in trained:
+                    trained[key] = suite.sft(base, seed, sft_row)
+                    if seed == main_seeds[0] and suite.choice is None:
+                        suite.choose_temperature(trained[key], sft_row)
+                start = key
             if start not in trained:
                 raise ValueError(f"row {method.method!r} needs {start!r}; keep it in `only`")
             path = trained[start]
@@ -264,51 +337,81 @@ def run_bench_shop(
                 path = suite.grpo(path, method, seed)
             trained[method.method] = path
             suite.evaluate(path, method, seed)
-    rows = aggregate(suite.runs, [m.method for m in wanted])
-    tables = render_tables(rows)
-    seconds = time.perf_counter() - wall
-    meta = {
-        "suite": "shop",
-        "preset": config.name,
-        "config": asdict(config),
-        "model": str(model) if model is not None else "default",
-        "wall_seconds": seconds,
-        "phase_seconds": suite.timings,
-        "runs": suite.runs,
-    }
-    write_results(out, rows, tables, meta)
-    plot_rows(rows, out)
-    suite.console.print(f"\n{tables}\n", markup=False, soft_wrap=True)
-    suite.console.print(f"bench shop ({config.name}): {seconds / 60:.1f} min; results in {out}/")
-    return rows
 
 
-@dataclass(frozen=True)
-class BenchShop:
+def run_bench_shop(
+    config: BenchConfig | str = "quick",
+    out: str | Path = Path("results/shop"),
+    *,
+    data: DataArg = None,
+    only: list[str] | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run the suite (a config or a preset name), write results under ``out``, return results.json."""
+    from rewardgym.benchmarks.shop_report import write_report
+
+    wall = time.perf_counter()
+    config = preset(config) if isinstance(config, str) else config
+    out = Path(out)
+    suite = Suite(config, out, data, progress)
+    wanted = [m for m in methods(config) if only is None or m.method in only]
+    if config.baselines and (only is None or any(o.startswith("baseline/") for o in only)):
+        suite.baselines()
+    _run_rows(suite, wanted)
+    coverage = {}
+    if wanted:
+        from rewardgym.agents.llm.model import load_tokenizer
+
+        base = suite.base_model(config.seeds[0])
+        test_rows = suite.rows(base, Method("coverage", "base"), "test", config.eval_sessions)
+        coverage = prompt_coverage(test_rows, load_tokenizer(base), config.sampling.max_new_tokens)
+    suite.timed("total", time.perf_counter() - wall)
+    results = write_report(suite, wanted, coverage)
+    suite.console.print(f"\n{results['markdown']}\n", markup=False, soft_wrap=True)
+    minutes = (time.perf_counter() - wall) / 60
+    suite.console.print(f"bench shop ({config.name}): {minutes:.1f} min; results in {out}/")
+    return results
+
+
+def bench_shop(
+    preset_name: Annotated[
+        str, typer.Option("--preset", help="tiny | quick (2 CPU cores) | smol | paper (GPU).")
+    ] = "quick",
+    out: Annotated[Path, typer.Option(help="Directory for the results.")] = Path("results/shop"),
+    seeds: Annotated[
+        str | None, typer.Option(help="Training seeds, e.g. '0,1,2' (default: the preset's).")
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(help="smollm2-135m or a local HF causal-LM path (default: the small model)."),
+    ] = None,
+    data: Annotated[
+        str | None, typer.Option(help="Session data: JSONL, Parquet, store or OPeRA directory.")
+    ] = None,
+    eval_sessions: Annotated[
+        int | None, typer.Option(help="Test sessions per row (default: the preset's).")
+    ] = None,
+    only: Annotated[
+        str | None, typer.Option(help="Comma-separated methods to run (default: all).")
+    ] = None,
+) -> None:
     """Train and evaluate the Shop-R1 rows (zero-shot, SFT, GRPO, ablations) on held-out sessions."""
-
-    config: Annotated[BenchConfig, tyro.conf.arg(name="")]
-    preset: PresetName = "quick"
-    """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min), paper (GPU)."""
-    out: Path = Path("results/shop")
-    """Directory for results.json / .csv / .md, plots and the trained models."""
-    model: Path | None = None
-    """Local HF causal-LM path (default: build the small model)."""
-    data: str | None = None
-    """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
-    only: tuple[str, ...] | None = None
-    """Methods to run, e.g. --only zero-shot sft (default: all)."""
-
-    def run(self) -> None:
-        """Run the suite and write its files."""
-        run_bench_shop(
-            self.preset,
-            self.out,
-            config=self.config,
-            model=self.model,
-            data=self.data,
-            only=self.only,
-        )
+    config = preset(preset_name)
+    if seeds:
+        config = replace(config, seeds=tuple(int(s) for s in seeds.split(",")))
+    if eval_sessions is not None:
+        config = replace(config, eval_sessions=eval_sessions)
+    if model is not None:
+        config = replace(config, model=model)
+    wanted = [m.strip() for m in only.split(",")] if only else None
+    run_bench_shop(config, out, data=data, only=wanted)
 
 
-__all__ = ["BenchShop", "Method", "methods", "run_bench_shop", "wrapper_for"]
+__all__ = [
+    "Method",
+    "OutputsNoLongerParse",
+    "bench_shop",
+    "methods",
+    "run_bench_shop",
+    "wrapper_for",
+]

@@ -1,7 +1,11 @@
 """Settings of ``rewardgym bench shop``: the suite's config and its presets.
 
-``tiny`` is for tests, ``quick`` for 2 CPU cores (within 15 minutes), ``paper`` for a GPU and
-a real model with Shop-R1's hyperparameters (arXiv 2507.17842, Sec. 4).
+``tiny`` is for tests, ``quick`` for 2 CPU cores (within 15 minutes), ``smol`` runs SFT + GRPO
+on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with Shop-R1's
+hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
+validation split (carved from the training sessions), never on test: see ``docs/llm_agents.md``
+("Choosing settings") for the sweeps behind the quick preset. The main row's evaluation
+temperature is chosen inside each run, on the validation split.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rewardgym.agents.evaluation.shopping import Protocol
 from rewardgym.agents.llm.config import (
     GRPORunConfig,
     ModelConfig,
@@ -18,7 +23,7 @@ from rewardgym.agents.llm.config import (
     SFTRunConfig,
 )
 
-PresetName = Literal["tiny", "quick", "paper"]
+PresetName = Literal["tiny", "quick", "smol", "paper"]
 
 
 @dataclass(frozen=True)
@@ -27,49 +32,97 @@ class BenchConfig:
 
     name: str = "quick"
     """Preset name, recorded in ``results.json``."""
-    model: ModelConfig = field(default_factory=ModelConfig)
-    """The default model's size (ignored when a model path is given)."""
+    model: str | None = None
+    """A named pretrained model (``smollm2-135m``) or a local Hugging Face folder; None builds
+    the default small model (tokenizer trained on the corpus, weights from scratch)."""
+    default_model: ModelConfig = field(default_factory=ModelConfig)
+    """The default model's size (ignored when ``model`` is set)."""
     prompt: PromptConfig = field(default_factory=PromptConfig)
     """Prompt construction."""
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
-    """Evaluation sampling."""
+    """Evaluation sampling (its temperature is replaced by the one chosen on validation)."""
     sft: SFTRunConfig = field(default_factory=SFTRunConfig)
     """The SFT cold start shared by every SFT row."""
     grpo: GRPORunConfig = field(default_factory=GRPORunConfig)
     """Every GRPO row's run."""
+    protocol: Protocol = "natural"
+    """Which protocol the headline tables use: ``natural`` (every test step, the corpus's mix)
+    or ``paper`` (first steps given as context, class-balanced steps, similar typed text counts
+    as exact; Shop-R1 Sec. 4.1). Both are always computed and reported."""
     train_sessions: int | None = None
-    """Training-split sessions read into prompt-completion rows; None reads them all."""
+    """Training sessions read into prompt-completion rows; None reads them all."""
+    validation_fraction: float = 0.1
+    """Share of the training sessions held out as the validation split."""
+    validation_sessions: int | None = 40
+    """Validation sessions scored when choosing the temperature (None: all of them)."""
     eval_sessions: int | None = None
-    """Test sessions scored per row; None scores the whole test split."""
+    """Test sessions scored for the main rows and the baselines; None scores the whole split."""
+    ablation_eval_sessions: int | None = None
+    """Test sessions scored for the ablation and temperature rows (the first of the main rows'
+    sessions); None: as many as the main rows."""
     seeds: tuple[int, ...] = (0,)
-    """Training seeds; each row reports the mean and std over them."""
+    """Training seeds of the main rows; intervals pool every seed's run."""
+    ablation_seeds: tuple[int, ...] | None = None
+    """Training seeds of the ablation rows; None: the main rows' seeds."""
     eval_seeds: tuple[int, ...] = (0,)
     """Sampling seeds per trained model at evaluation."""
+    temperature_candidates: tuple[float, ...] = (0.6,)
+    """Evaluation temperatures tried on the validation split with the first seed's SFT model;
+    the best (by exact match) is the main rows' temperature."""
     temperatures: tuple[float, ...] = (0.2, 1.0)
-    """Extra evaluation temperatures of the Shop-R1 model (the sweep; 0.6 is the main row)."""
+    """The Shop-R1 model's temperature sweep rows (reported on test, chosen on nothing)."""
     separate_latest_sft: bool = False
     """Train a separate SFT model on latest-page prompts for the latest-context row."""
+    stop_when_unparsable: bool = True
+    """Stop the run when the first seed's SFT model has no validation output that parses (a
+    wrecked model), instead of reporting rows of zeros."""
+    baselines: bool = True
+    """Score the baselines (frequency, random, always-terminate, first-element) as rows."""
+    bootstrap_samples: int = 2000
+    """Bootstrap resamples of the test sessions behind every 95% interval."""
 
 
 def _quick() -> BenchConfig:
     return BenchConfig(
         name="quick",
-        model=ModelConfig(),
-        prompt=PromptConfig(max_context_chars=2000, max_prompt_tokens=352),
-        sampling=SamplingConfig(max_new_tokens=56, batch_size=64),
-        sft=SFTRunConfig(epochs=1.0, learning_rate=3e-3, batch_size=16, max_examples=4000),
-        grpo=GRPORunConfig(
-            steps=20,
-            learning_rate=5e-5,
-            num_generations=8,
-            prompts_per_step=2,
-            max_completion_tokens=56,
-            save_steps=10,
+        default_model=ModelConfig(
+            vocab_size=4096,
+            hidden_size=256,
+            num_layers=4,
+            num_heads=4,
+            num_kv_heads=2,
+            intermediate_size=768,
+            max_positions=1024,
+            tokenizer_sessions=300,
         ),
-        train_sessions=600,
-        eval_sessions=20,
-        seeds=(0,),
-        eval_seeds=(0, 1),
+        prompt=PromptConfig(max_prompt_tokens=448),
+        sampling=SamplingConfig(max_new_tokens=64, batch_size=64),
+        sft=SFTRunConfig(
+            epochs=1.0,
+            learning_rate=2e-3,
+            pretrained_learning_rate=5e-5,
+            batch_size=16,
+            max_examples=3000,
+            warmup_ratio=0.05,
+        ),
+        grpo=GRPORunConfig(
+            steps=16,
+            learning_rate=2e-5,
+            pretrained_learning_rate=1e-6,
+            beta=0.0,
+            num_generations=8,
+            prompts_per_step=4,
+            max_completion_tokens=64,
+            save_steps=100,
+        ),
+        train_sessions=None,
+        validation_sessions=30,
+        eval_sessions=130,
+        ablation_eval_sessions=40,
+        seeds=(0, 1),
+        ablation_seeds=(0,),
+        eval_seeds=(0,),
+        temperature_candidates=(0.2, 0.6),
         temperatures=(0.2, 1.0),
     )
 
@@ -77,7 +130,7 @@ def _quick() -> BenchConfig:
 def _tiny() -> BenchConfig:
     return BenchConfig(
         name="tiny",
-        model=ModelConfig(
+        default_model=ModelConfig(
             vocab_size=1024,
             hidden_size=32,
             num_layers=1,
@@ -87,42 +140,92 @@ def _tiny() -> BenchConfig:
             max_positions=512,
             tokenizer_sessions=30,
         ),
-        prompt=PromptConfig(max_context_chars=1200, max_prompt_tokens=224),
+        prompt=PromptConfig(max_prompt_tokens=224),
         sampling=SamplingConfig(max_new_tokens=24, batch_size=32),
-        sft=SFTRunConfig(epochs=1.0, learning_rate=1e-2, batch_size=8, max_examples=64),
+        sft=SFTRunConfig(
+            epochs=1.0,
+            learning_rate=1e-2,
+            pretrained_learning_rate=1e-5,
+            batch_size=8,
+            max_examples=64,
+        ),
         grpo=GRPORunConfig(
             steps=2,
             learning_rate=1e-4,
+            pretrained_learning_rate=1e-6,
             num_generations=2,
             prompts_per_step=2,
             max_completion_tokens=24,
             save_steps=2,
         ),
         train_sessions=12,
+        validation_fraction=0.2,
+        validation_sessions=2,
         eval_sessions=2,
+        ablation_eval_sessions=2,
         seeds=(0,),
         eval_seeds=(0,),
+        temperature_candidates=(0.6,),
         temperatures=(1.0,),
+        stop_when_unparsable=False,
+        bootstrap_samples=200,
+    )
+
+
+def _smol() -> BenchConfig:
+    return BenchConfig(
+        name="smol",
+        model="smollm2-135m",
+        prompt=PromptConfig(max_prompt_tokens=1024),
+        sampling=SamplingConfig(max_new_tokens=96, batch_size=32),
+        sft=SFTRunConfig(
+            epochs=2.0,
+            learning_rate=2e-3,
+            pretrained_learning_rate=5e-5,
+            batch_size=16,
+            max_examples=8000,
+        ),
+        grpo=GRPORunConfig(
+            steps=100,
+            learning_rate=2e-5,
+            pretrained_learning_rate=1e-6,
+            num_generations=8,
+            prompts_per_step=8,
+            max_completion_tokens=96,
+            save_steps=50,
+        ),
+        eval_sessions=200,
+        ablation_eval_sessions=80,
+        seeds=(0, 1),
+        ablation_seeds=(0,),
+        temperature_candidates=(0.2, 0.6),
     )
 
 
 def _paper() -> BenchConfig:
     return BenchConfig(
         name="paper",
-        prompt=PromptConfig(max_context_chars=None, max_prompt_tokens=30_000),
+        prompt=PromptConfig(context="session", max_prompt_tokens=30_000),
         sampling=SamplingConfig(max_new_tokens=256, batch_size=64),
         sft=SFTRunConfig(),
         grpo=GRPORunConfig(max_completion_tokens=256),
         eval_sessions=None,
         seeds=(0, 1, 2),
         eval_seeds=(0,),
+        temperature_candidates=(0.2, 0.6, 1.0),
         temperatures=(0.2, 0.4, 0.8, 1.0),
         separate_latest_sft=True,
     )
 
 
-PRESETS: dict[str, BenchConfig] = {"tiny": _tiny(), "quick": _quick(), "paper": _paper()}
-"""The suite's named configs: ``tiny`` (tests), ``quick`` (<= 15 min on 2 CPU cores), ``paper``."""
+PRESETS: dict[str, BenchConfig] = {
+    "tiny": _tiny(),
+    "quick": _quick(),
+    "smol": _smol(),
+    "paper": _paper(),
+}
+"""The suite's named configs: ``tiny`` (tests), ``quick`` (<= 15 min on 2 CPU cores), ``smol``
+(SmolLM2-135M-Instruct, GPU), ``paper`` (Shop-R1's hyperparameters, GPU)."""
 
 
 def preset(name: str) -> BenchConfig:

@@ -7,11 +7,13 @@ from typing import Any
 
 import gymnasium as gym
 
+from rewardgym.envs.shopping.parsing import ParsedOutput
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers.policy_output import PolicyOutput, as_policy_output
 from rewardgym.wrappers.shop_r1 import (
     RewardTerms,
     ShopR1Config,
+    parsed_from_info,
     shop_r1_reward,
     truth_from_info,
 )
@@ -20,16 +22,19 @@ BINARY_MATCH_CONFIG = ShopR1Config.binary_baseline()
 """Shop-R1's reward reduced to the exact-match term: no format, no rationale, v(a) in {0, 1}."""
 
 
-def binary_match_reward(output_text: str, truth: ShopAction | Mapping[str, Any]) -> RewardTerms:
+def binary_match_reward(
+    output_text: str, truth: ShopAction | Mapping[str, Any], parsed: ParsedOutput | None = None
+) -> RewardTerms:
     """Terms of the binary reward: ``type`` (and ``total``) is 1.0 on an exact match, every other 0."""
-    return shop_r1_reward(output_text, truth, config=BINARY_MATCH_CONFIG)
+    return shop_r1_reward(output_text, truth, config=BINARY_MATCH_CONFIG, parsed=parsed)
 
 
 class BinaryMatchReward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
     """Reward 1.0 for an exact match of the human's action (type, then normalised name and text), else 0.
 
     This is "RL (binary)" in Shop-R1 (arXiv 2507.17842): exact match as defined by
-    :func:`rewardgym.envs.shopping.schema.actions_match`, judged against ``info["truth"]``.
+    :func:`rewardgym.envs.shopping.schema.actions_match` (canonical names and texts), judged
+    against ``info["truth"]``.
     ``info["reward_terms"]`` has the same keys as :class:`~rewardgym.wrappers.ShopR1Reward`'s,
     with the whole reward booked under ``type`` and ``exact_match``; ``step`` accepts a
     :class:`~rewardgym.wrappers.PolicyOutput` too (its log-probabilities are not used).
@@ -52,7 +57,7 @@ class BinaryMatchReward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
         """Step the inner env with the text, then reward an exact match of ``info["truth"]``."""
         text = as_policy_output(action).text
         obs, _, terminated, truncated, info = self.env.step(text)
-        terms = binary_match_reward(text, truth_from_info(info))
+        terms = binary_match_reward(text, truth_from_info(info), parsed_from_info(info))
         info["reward_terms"] = terms.to_info()
         return obs, terms.total, terminated, truncated, info
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rewardgym.envs.shopping.parsing import MAX_SCAN_CHARS
+from rewardgym.envs.shopping.parsing import MAX_CANDIDATES
 from rewardgym.wrappers.self_certainty import LogProbs
 
 _RATIONALE_KEY = re.compile(r'"rationale"\s*:\s*"')
@@ -67,7 +67,9 @@ def as_policy_output(action: str | PolicyOutput) -> PolicyOutput:
 
 def rationale_char_span(text: str) -> tuple[int, int] | None:
     """Character range ``[start, end)`` of the first ``"rationale"`` string value's content, or None."""
-    for match in _RATIONALE_KEY.finditer(text[:MAX_SCAN_CHARS]):
+    for tried, match in enumerate(_RATIONALE_KEY.finditer(text)):
+        if tried >= MAX_CANDIDATES:
+            break
         try:
             _, end = _DECODER.raw_decode(text, match.end() - 1)
         except ValueError:

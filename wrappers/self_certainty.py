@@ -125,15 +125,32 @@ def self_certainty(logprobs: LogProbs, kind: CertaintyKind = "paper") -> float:
     return float(values.mean()) if values.size else 0.0
 
 
-def mean_token_certainty(values: Sequence[float] | np.ndarray) -> float:
-    """Average precomputed per-token self-certainty values, refusing NaN, infinities and negatives."""
-    array = np.asarray(values, dtype=np.float64).reshape(-1)
+def mean_token_certainty(
+    values: Sequence[float] | np.ndarray, kind: CertaintyKind | None = None
+) -> float:
+    """Average precomputed per-token self-certainty values, refusing any outside their bounds.
+
+    Every value must be finite and ``>= 0``, and with ``kind`` at most
+    :func:`max_self_certainty` of that kind (``1/e`` for ``paper``, ``-LOGPROB_FLOOR`` for
+    ``kang``), which no output of :func:`token_self_certainty` exceeds; so the mean, and the
+    reward built on it, stays within its documented bounds.
+    """
+    try:
+        array = np.asarray(values, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"per-token self-certainty values must be numbers, got {values!r}"
+        ) from error
     if array.size == 0:
         return 0.0
-    if not np.isfinite(array).all() or (array < 0).any():
+    upper = math.inf if kind is None else max_self_certainty(kind)
+    bad = ~np.isfinite(array) | (array < 0) | (array > upper)
+    if bad.any():
+        limit = f"<= {upper:.6g} (the largest {kind!r} value)" if kind is not None else "finite"
         raise ValueError(
-            "per-token self-certainty values must be finite and >= 0 "
-            f"(compute them with token_self_certainty), got min {array.min()!r}"
+            f"per-token self-certainty values must be >= 0 and {limit}; compute them with "
+            f"token_self_certainty(logprobs, {kind!r}); got {array[bad][0]!r} at position "
+            f"{int(np.flatnonzero(bad)[0])}"
         )
     return float(array.mean())
 

@@ -3,9 +3,11 @@
 ``total = format + rationale + type + attribute + value``, where, for a policy output that
 predicts action ``a`` against the human's action ``h``:
 
-* ``format``: ``format_weight`` (0.5) when the output is one JSON object holding both
-  ``rationale`` and ``action`` (``ParsedOutput.has_format`` of the project's one parser,
-  :func:`rewardgym.envs.shopping.parsing.parse_output`), else 0;
+* ``format``: ``format_weight`` (0.5) when the output is one JSON object with a string
+  ``rationale`` and an ``action`` object of a valid type (``ParsedOutput.has_valid_format`` of
+  the project's one parser, :func:`rewardgym.envs.shopping.parsing.parse_output`), else 0;
+  ``format_rule="lenient"`` pays it for any object holding both keys (``has_format``), so
+  ``{"rationale": 1, "action": 2}`` earns it there and not by default;
 * ``rationale``: ``alpha * s`` (alpha 0.005) with ``s`` the self-certainty of the rationale's
   tokens (:mod:`rewardgym.wrappers.self_certainty`); 0 when the policy supplied no
   log-probabilities (``rationale_missing`` = 1) or the output holds no rationale string;
@@ -16,7 +18,9 @@ predicts action ``a`` against the human's action ``h``:
 * ``value`` (the typed ``text``): ``type_and_submit`` only: ``submit_text_bonus`` (0.1) when
   non-blank, plus ``dars * R(text)``; ``terminate`` earns the type term alone.
 
-``R(x) = ROUGE-L(predicted x, human x)`` when that F-measure is ``>= rouge_threshold`` (0.75) and
+``R(x) = ROUGE-L(predicted x, human x)`` over the canonical tokens that exact match compares too
+(:mod:`rewardgym.envs.shopping.canonical`: case, punctuation and whitespace ignored) when that
+F-measure is ``>= rouge_threshold`` (0.75) and
 0 below it: the raw score, not 1, is what is weighted. The paper has ROUGE-L "count only above
 a threshold"; the issue specifies "when it reaches the threshold", which is the ``>=`` read here
 (the two differ only at exactly 0.75, e.g. 3 of 4 tokens shared by two 4-token names). The
@@ -31,7 +35,9 @@ get weight 1, while the 0.1 name-ROUGE weight of ``type_and_submit`` stays as it
 ``attribute = value = 0`` so the sum above always holds). :meth:`ShopR1Config.binary_baseline`
 is the paper's "RL (binary)" reward: the exact-match term alone.
 
-Bounds: every term is ``>= 0`` and ``total <= ShopR1Config.max_reward()``.
+Bounds: every term is ``>= 0`` and ``total <= ShopR1Config.max_reward()``: per-token
+certainties handed in precomputed are refused (``ValueError``) when negative, non-finite or
+above the largest value their kind can take.
 """
 
 from __future__ import annotations
@@ -63,6 +69,8 @@ THRESHOLD_TOLERANCE = 1e-12
 
 AblationName = Literal["full", "no-format", "no-rationale", "no-dars", "binary-action"]
 ABLATIONS: tuple[str, ...] = get_args(AblationName)
+FormatRule = Literal["strict", "lenient"]
+FORMAT_RULES: tuple[str, ...] = get_args(FormatRule)
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,8 @@ class ShopR1Config:
 
     format_weight: float = 0.5
     """Paid when the output is one JSON object with ``rationale`` and ``action`` (paper: 0.5)."""
+    format_rule: FormatRule = "strict"
+    """``strict``: a string rationale and an action of a valid type; ``lenient``: both keys."""
     alpha: float = 0.005
     """Weight of the rationale's self-certainty (paper: alpha = 0.005)."""
     self_certainty_kind: CertaintyKind = "paper"
@@ -110,6 +120,10 @@ class ShopR1Config:
         if self.rouge_threshold > 1:
             raise ValueError(
                 f"ShopR1Config.rouge_threshold must lie in [0, 1], got {self.rouge_threshold!r}"
+            )
+        if self.format_rule not in FORMAT_RULES:
+            raise ValueError(
+                f"ShopR1Config.format_rule must be one of {FORMAT_RULES}, got {self.format_rule!r}"
             )
         if self.self_certainty_kind not in CERTAINTY_KINDS:
             raise ValueError(
@@ -207,8 +221,9 @@ class RewardTerms:
 
 
 def format_reward(parsed: ParsedOutput, config: ShopR1Config = DEFAULT_CONFIG) -> float:
-    """``format_weight`` when the parsed output holds both ``rationale`` and ``action``, else 0."""
-    return config.format_weight if parsed.has_format else 0.0
+    """``format_weight`` when the parsed output has the format ``config.format_rule`` asks for."""
+    ok = parsed.has_valid_format if config.format_rule == "strict" else parsed.has_format
+    return config.format_weight if ok else 0.0
 
 
 def thresholded_rouge(
@@ -272,18 +287,25 @@ def shop_r1_reward(
     *,
     rationale_token_certainty: Sequence[float] | np.ndarray | None = None,
     rouge: RougeFn = rouge_l,
+    parsed: ParsedOutput | None = None,
 ) -> RewardTerms:
-    """Score one raw policy output against the human's action with Shop-R1's hybrid reward."""
+    """Score one raw policy output against the human's action with Shop-R1's hybrid reward.
+
+    ``parsed`` is ``parse_output(output_text)`` when the caller already has it (the env hands it
+    over in ``info["parsed_output"]``), so a long output is parsed once.
+    """
     human = truth_action(truth)
-    parsed = parse_output(output_text)
+    if parsed is None or parsed.source != output_text:
+        parsed = parse_output(output_text)
     has_rationale = parsed.rationale is not None
     missing = rationale_logprobs is None and rationale_token_certainty is None
     certainty = 0.0
-    if not missing and has_rationale and config.alpha > 0:
-        if rationale_logprobs is not None:
-            certainty = self_certainty(rationale_logprobs, config.self_certainty_kind)
-        elif rationale_token_certainty is not None:
-            certainty = mean_token_certainty(rationale_token_certainty)
+    if rationale_logprobs is None and rationale_token_certainty is not None:
+        # Validated even when unused, so a bad input fails the same way under every config.
+        supplied = mean_token_certainty(rationale_token_certainty, config.self_certainty_kind)
+        certainty = supplied if has_rationale and config.alpha > 0 else 0.0
+    elif rationale_logprobs is not None and has_rationale and config.alpha > 0:
+        certainty = self_certainty(rationale_logprobs, config.self_certainty_kind)
     action = action_reward(parsed.action, human, config, rouge=rouge)
     return RewardTerms(
         format=format_reward(parsed, config),
@@ -379,9 +401,16 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
             self.config,
             rationale_token_certainty=output.rationale_token_certainty,
             rouge=self._rouge,
+            parsed=parsed_from_info(info),
         )
         info["reward_terms"] = terms.to_info()
         return obs, terms.total, terminated, truncated, info
+
+
+def parsed_from_info(info: Mapping[str, Any]) -> ParsedOutput | None:
+    """The env's own parse of the output (``info["parsed_output"]``), when it supplies one."""
+    parsed = info.get("parsed_output")
+    return parsed if isinstance(parsed, ParsedOutput) else None
 
 
 def truth_from_info(info: Mapping[str, Any]) -> ShopAction:
@@ -398,14 +427,17 @@ def truth_from_info(info: Mapping[str, Any]) -> ShopAction:
 __all__ = [
     "ABLATIONS",
     "DEFAULT_CONFIG",
+    "FORMAT_RULES",
     "THRESHOLD_TOLERANCE",
     "AblationName",
+    "FormatRule",
     "PolicyOutput",
     "RewardTerms",
     "ShopR1Config",
     "ShopR1Reward",
     "action_reward",
     "format_reward",
+    "parsed_from_info",
     "rouge_l",
     "self_certainty",
     "shop_r1_reward",

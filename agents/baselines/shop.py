@@ -9,10 +9,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from rewardgym.envs.shopping.compact import page_names
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ACTION_TYPES, ActionType, ShopAction, ShopSession
 
-_NAME = re.compile(r'\bname="([^"]*)"')
 _INPUT = re.compile(r'<(?:input|textarea)\b[^>]*\bname="([^"]*)"')
 
 
@@ -24,11 +24,6 @@ class ShopPolicy(Protocol):
     def act(self, observation: dict[str, Any]) -> str:
         """The policy's raw output for one observation."""
         ...
-
-
-def page_names(page: str) -> list[str]:
-    """Element names on a simplified-HTML page, in document order."""
-    return _NAME.findall(page)
 
 
 class RandomShopAgent:
@@ -139,11 +134,23 @@ class FrequencyAgent:
         return format_output("Nothing seen before.", ShopAction("terminate"))
 
 
+def default_baselines(train_sessions: Iterable[ShopSession], seed: int = 0) -> list[ShopPolicy]:
+    """The suite's baseline rows: frequency (fitted on ``train_sessions``), random,
+    always-terminate and first-element."""
+    return [
+        FrequencyAgent().fit(train_sessions),
+        RandomShopAgent(seed=seed),
+        TerminateAgent(),
+        FirstElementAgent(),
+    ]
+
+
 __all__ = [
     "FirstElementAgent",
     "FrequencyAgent",
     "RandomShopAgent",
     "ShopPolicy",
     "TerminateAgent",
+    "default_baselines",
     "page_names",
 ]

@@ -1,26 +1,61 @@
-"""Score a shopper policy on held-out sessions by stepping ``ShopSession-v0`` (and its wrappers)."""
+"""Score a shopper policy on held-out sessions by stepping ``ShopSession-v0``, under two protocols.
+
+Every scored step becomes a :class:`StepRecord` (session, step, the human's action, the parsed
+prediction), from which the metrics of either protocol and their bootstrap intervals follow:
+
+* ``natural``: every logged step, in the corpus's own mix of action types;
+* ``paper`` (Shop-R1, Sec. 4.1): each session's first step is given as context and never
+  scored; the scored steps are resampled so that click and type_and_submit each occur
+  :data:`PAPER_CLASS_RATIO` times as often as terminate (at most; all terminate steps are
+  kept, the others drawn without replacement with a fixed seed); and a type_and_submit counts
+  as exact when its text is similar to the human's (ROUGE-L >= 0.75,
+  :func:`~rewardgym.envs.shopping.metrics.protocol_match`).
+
+:func:`score_outputs` scores outputs against rows whose human actions are known, with the very
+functions ``env.step`` uses (:func:`~rewardgym.envs.shopping.parsing.parse_output` and exact
+match); a suite that generates from cached prompts uses it instead of replaying the env.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import gymnasium as gym
+import numpy as np
 from tqdm.auto import tqdm
 
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
-from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.envs.shopping.parsing import parse_output
+from rewardgym.envs.shopping.schema import ShopAction, actions_match
+
+Protocol = Literal["natural", "paper"]
+PROTOCOLS: tuple[str, ...] = ("natural", "paper")
+PAPER_CLASS_RATIO = 1.1
+"""Paper protocol: click and type_and_submit each occur about 10% more often than terminate."""
+PAPER_SAMPLE_SEED = 0
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """One scored step: where it is, what the human did, what the policy's output said."""
+
+    session: int
+    step: int
+    truth: ShopAction
+    prediction: ShopAction | None
 
 
 @dataclass(frozen=True)
 class ShopEvaluation:
-    """Metrics of one policy on one split, with the mean env reward per step."""
+    """Metrics of one policy on one split, with the mean env reward per step and every record."""
 
     metrics: ShopMetrics
     mean_reward: float
     steps: int
+    records: list[StepRecord] = field(default_factory=list, repr=False)
 
 
 def collect_observations(env: gym.Env, sessions: Sequence[int]) -> list[list[dict[str, Any]]]:
@@ -42,21 +77,78 @@ def evaluate_outputs(
     env: gym.Env, sessions: Sequence[int], outputs: Sequence[Sequence[Any]]
 ) -> ShopEvaluation:
     """Replay ``outputs[k][t]`` as the answer to step t of session ``sessions[k]`` and score it."""
-    predictions: list[ShopAction | None] = []
-    truths: list[ShopAction] = []
+    records: list[StepRecord] = []
     total = 0.0
     for index, answers in zip(sessions, outputs, strict=True):
         env.reset(options={"session": index})
-        for answer in answers:
+        for number, answer in enumerate(answers):
             _, reward, terminated, truncated, info = env.step(answer)
             total += float(reward)
             predicted = info["prediction"]["action"]
-            predictions.append(ShopAction(**predicted) if predicted else None)
-            truths.append(ShopAction(**info["truth"]))
+            records.append(
+                StepRecord(
+                    int(index),
+                    number,
+                    ShopAction(**info["truth"]),
+                    ShopAction(**predicted) if predicted else None,
+                )
+            )
             if terminated or truncated:
                 break
-    steps = len(truths)
-    return ShopEvaluation(shop_metrics(predictions, truths), total / max(steps, 1), steps)
+    return _evaluation(records, total)
+
+
+def _evaluation(records: list[StepRecord], total_reward: float) -> ShopEvaluation:
+    metrics = shop_metrics([r.prediction for r in records], [r.truth for r in records])
+    steps = len(records)
+    return ShopEvaluation(metrics, total_reward / max(steps, 1), steps, records)
+
+
+def score_outputs(
+    texts: Sequence[str],
+    sessions: Sequence[int],
+    steps: Sequence[int],
+    truths: Sequence[ShopAction],
+) -> ShopEvaluation:
+    """Score raw outputs against known human actions as ``env.step`` does (its exact-match reward)."""
+    records = []
+    total = 0.0
+    for text, session, step, truth in zip(texts, sessions, steps, truths, strict=True):
+        predicted = parse_output(text).action
+        total += float(actions_match(predicted, truth))
+        records.append(StepRecord(int(session), int(step), truth, predicted))
+    return _evaluation(records, total)
+
+
+def protocol_records(records: Sequence[StepRecord], protocol: Protocol) -> list[StepRecord]:
+    """The records a protocol scores (module docstring); ``natural`` keeps them all."""
+    if protocol == "natural":
+        return list(records)
+    if protocol != "paper":
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}")
+    later = [r for r in records if r.step > 0]
+    by_type: dict[str, list[StepRecord]] = {}
+    for record in later:
+        by_type.setdefault(record.truth.type, []).append(record)
+    terminate = by_type.get("terminate", [])
+    cap = max(1, round(PAPER_CLASS_RATIO * len(terminate)))
+    rng = np.random.default_rng(PAPER_SAMPLE_SEED)
+    kept = list(terminate)
+    for kind in ("click", "type_and_submit"):
+        group = sorted(by_type.get(kind, []), key=lambda r: (r.session, r.step))
+        if len(group) > cap:
+            picks = rng.choice(len(group), size=cap, replace=False)
+            group = [group[i] for i in sorted(picks)]
+        kept.extend(group)
+    return sorted(kept, key=lambda r: (r.session, r.step))
+
+
+def protocol_metrics(records: Sequence[StepRecord], protocol: Protocol) -> ShopMetrics:
+    """The metrics of ``records`` under ``protocol``."""
+    chosen = protocol_records(records, protocol)
+    return shop_metrics(
+        [r.prediction for r in chosen], [r.truth for r in chosen], similar_text=protocol == "paper"
+    )
 
 
 def evaluate_policy(
@@ -65,28 +157,46 @@ def evaluate_policy(
     env: gym.Env | None = None,
     split: str = "test",
     max_sessions: int | None = None,
+    sessions: Sequence[int] | None = None,
     batch_size: int = 64,
     progress: bool = True,
     desc: str = "evaluating",
     **env_kwargs: Any,
 ) -> ShopEvaluation:
-    """Score ``act`` (a batch of observations -> raw outputs) on the sessions of ``split``."""
+    """Score ``act`` (a batch of observations -> raw outputs) on the sessions of ``split``.
+
+    ``sessions`` are positions in the env's split (all by default), the first ``max_sessions``
+    of them scored.
+    """
     env = env if env is not None else gym.make(SHOP_SESSION_ID, split=split, **env_kwargs)
     count = env.unwrapped.num_sessions  # type: ignore[attr-defined]
-    sessions = list(range(count if max_sessions is None else min(count, max_sessions)))
-    episodes = collect_observations(env, sessions)
+    chosen = list(range(count)) if sessions is None else list(sessions)
+    chosen = chosen if max_sessions is None else chosen[:max_sessions]
+    episodes = collect_observations(env, chosen)
     flat = [obs for episode in episodes for obs in episode]
     answers: list[Any] = []
     with tqdm(total=len(flat), desc=desc, disable=not progress, leave=False) as bar:
         for start in range(0, len(flat), batch_size):
-            chunk = flat[start : start + batch_size]
-            answers.extend(act(chunk))
-            bar.update(len(chunk))
+            batch = flat[start : start + batch_size]
+            answers.extend(act(batch))
+            bar.update(len(batch))
     outputs, cursor = [], 0
     for episode in episodes:
         outputs.append(answers[cursor : cursor + len(episode)])
         cursor += len(episode)
-    return evaluate_outputs(env, sessions, outputs)
+    return evaluate_outputs(env, chosen, outputs)
 
 
-__all__ = ["ShopEvaluation", "collect_observations", "evaluate_outputs", "evaluate_policy"]
+__all__ = [
+    "PAPER_CLASS_RATIO",
+    "PROTOCOLS",
+    "Protocol",
+    "ShopEvaluation",
+    "StepRecord",
+    "collect_observations",
+    "evaluate_outputs",
+    "evaluate_policy",
+    "protocol_metrics",
+    "protocol_records",
+    "score_outputs",
+]

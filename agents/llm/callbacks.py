@@ -1,12 +1,16 @@
-"""A compact progress bar for TRL trainers: one line per run, the latest loss or reward as postfix.
+"""Callbacks of every training run: a compact progress bar, and a guard against diverged losses.
 
 The Trainer's own callbacks print every logged dict (dozens of keys per GRPO step); a benchmark
 that trains a dozen models needs one bar per run instead. The logs themselves stay in
-``trainer.state.log_history``.
+``trainer.state.log_history``. :class:`LossGuard` makes sure the loss is logged at the first
+and the last step whatever ``logging_steps`` is, and stops the run with
+:class:`TrainingDiverged`, naming the run and the step, as soon as a logged loss is NaN or
+infinite, so that a wrecked model never becomes a row of zeros.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,6 +54,37 @@ class CompactProgress(TrainerCallback):
             self.bar = None
 
 
+class TrainingDiverged(RuntimeError):
+    """A training run's loss became NaN or infinite (the message names the run and the step)."""
+
+
+class LossGuard(TrainerCallback):
+    """Log the first and the last step's loss; stop the run when a logged loss is not finite."""
+
+    def __init__(self, run: str, keys: Sequence[str] = ("loss",)) -> None:
+        self.run = run
+        self.keys = tuple(keys)
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        """Ask for a log line at the first and the last optimiser step."""
+        if state.global_step in (1, state.max_steps):
+            control.should_log = True
+        return control
+
+    def on_log(
+        self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kw: Any
+    ) -> None:
+        """Raise :class:`TrainingDiverged` on a NaN or infinite loss."""
+        for key in self.keys:
+            value = (logs or {}).get(key)
+            if value is not None and not math.isfinite(float(value)):
+                raise TrainingDiverged(
+                    f"{self.run}: the training {key} is {float(value)} at step "
+                    f"{state.global_step} of {state.max_steps}; lower the learning rate (for a "
+                    "pretrained model, pretrained_learning_rate) or check the data"
+                )
+
+
 def quiet(trainer: Any, progress: CompactProgress) -> None:
     """Replace a Trainer's printing callbacks with ``progress``."""
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
@@ -59,4 +94,4 @@ def quiet(trainer: Any, progress: CompactProgress) -> None:
     trainer.add_callback(progress)
 
 
-__all__ = ["CompactProgress", "quiet"]
+__all__ = ["CompactProgress", "LossGuard", "TrainingDiverged", "quiet"]

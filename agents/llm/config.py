@@ -15,6 +15,9 @@ from typing import Literal
 
 from rewardgym.envs.shopping.context import ContextMode
 
+ModelKind = Literal["scratch", "pretrained"]
+"""The default model built here (``scratch``) or a model with pretrained weights."""
+
 
 @dataclass(frozen=True)
 class ModelConfig:
@@ -40,14 +43,21 @@ class ModelConfig:
 
 @dataclass(frozen=True)
 class PromptConfig:
-    """How an observation becomes a prompt: context mode and budgets (oldest text goes first)."""
+    """How an observation becomes a prompt: context mode, budgets, chat template."""
 
-    context: ContextMode = "session"
-    """``session`` = the whole session so far (paper default); ``latest`` = current page only."""
-    max_context_chars: int | None = 6000
-    """Character budget the env applies to the context (oldest pages are dropped first)."""
+    context: ContextMode = "compact"
+    """``compact`` = the session reduced to what a predictor needs (every action and rationale,
+    one line per past page, the current page tag-free); ``session`` = every page in full (the
+    paper's layout); ``latest`` = the current page only (the paper's ablation)."""
+    max_context_chars: int | None = None
+    """Character budget the env applies to the context (None: the env's 2**26 cap only)."""
     max_prompt_tokens: int = 448
-    """Token budget of the whole prompt; the context is cut from its left (oldest) side."""
+    """Token budget of the whole prompt. The env cuts the context to fit it by the context
+    mode's own rules (counted with the policy's tokenizer); a context still too long is cut
+    from its left, oldest, side."""
+    chat_template: Literal["auto", "never"] = "auto"
+    """``auto``: prompt through the tokenizer's chat template when it has one (instruct models);
+    ``never``: plain text (the default model has no template)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ class SamplingConfig:
     """Longest completion in tokens."""
     batch_size: int = 48
     """Prompts generated together."""
+    bf16: bool = True
+    """Generate in bfloat16 on CPUs with bf16 support (AMX, AVX512-BF16) and on GPUs."""
 
 
 @dataclass(frozen=True)
@@ -71,15 +83,25 @@ class SFTRunConfig:
     epochs: float = 4.0
     """Passes over the training steps (paper: 4)."""
     learning_rate: float = 2e-5
-    """Peak learning rate (paper: 2e-5)."""
+    """Peak learning rate of a model trained from scratch (the default model)."""
+    pretrained_learning_rate: float = 2e-5
+    """Peak learning rate of a pretrained model (paper: 2e-5)."""
     batch_size: int = 8
     """Examples per optimiser step."""
     max_examples: int | None = None
     """Cap on training examples (sampled with the seed); None uses every training step."""
     warmup_ratio: float = 0.03
     """Fraction of the steps spent warming the learning rate up."""
+    logging_steps: int = 1
+    """Log the loss every this many steps (the first and the last step are always logged)."""
+    bf16: bool = True
+    """bfloat16 autocast where the hardware has it (AMX / AVX512-BF16 CPUs, GPUs)."""
     seed: int = 0
     """Seed of the data order and of the initialisation."""
+
+    def rate(self, kind: ModelKind) -> float:
+        """The learning rate for a model of this kind."""
+        return self.learning_rate if kind == "scratch" else self.pretrained_learning_rate
 
 
 @dataclass(frozen=True)
@@ -89,7 +111,9 @@ class GRPORunConfig:
     steps: int = 500
     """Optimiser steps (paper: 500)."""
     learning_rate: float = 1e-7
-    """Learning rate (paper: 1e-7)."""
+    """Learning rate of a model trained from scratch (the default model)."""
+    pretrained_learning_rate: float = 1e-7
+    """Learning rate of a pretrained model (paper: 1e-7)."""
     beta: float = 0.001
     """KL weight against the reference (SFT) model (paper: 0.001)."""
     num_generations: int = 8
@@ -102,6 +126,12 @@ class GRPORunConfig:
     """Longest sampled completion in tokens."""
     scale_rewards: Literal["group", "batch", "none"] = "group"
     """How TRL scales advantages: by the group's std (GRPO), the batch's, or not at all."""
+    advantages: Literal["summed", "per-term"] = "summed"
+    """``summed``: normalise the total reward within each group (GRPO, TRL's default);
+    ``per-term``: normalise each reward term within its group, then sum and normalise over the
+    batch (GDPO, arXiv 2601.05242; TRL's ``normalize_then_sum``)."""
+    bf16: bool = True
+    """bfloat16 autocast where the hardware has it (AMX / AVX512-BF16 CPUs, GPUs)."""
     save_steps: int = 50
     """Checkpoint every this many steps; a killed run resumes from the last one."""
     max_examples: int | None = None
@@ -109,10 +139,15 @@ class GRPORunConfig:
     seed: int = 0
     """Seed of the data order and of sampling."""
 
+    def rate(self, kind: ModelKind) -> float:
+        """The learning rate for a model of this kind."""
+        return self.learning_rate if kind == "scratch" else self.pretrained_learning_rate
+
 
 __all__ = [
     "GRPORunConfig",
     "ModelConfig",
+    "ModelKind",
     "PromptConfig",
     "SFTRunConfig",
     "SamplingConfig",

@@ -5,14 +5,20 @@ env gives before that step), ``completion`` (the human's rationale and action as
 JSON, the SFT target), and the env coordinates ``session`` (position in the split) and ``step``,
 which GRPO's reward function uses to replay the same step through the env and its wrappers.
 Reading the rows through the env keeps one source of truth for the context the policy sees.
+
+A validation split is carved from the training split (:func:`split_sessions`): a training
+session is held out for validation when ``blake2b(f"validation:{seed}:{session_id}")`` falls
+below ``validation_fraction``. Settings are chosen on it; the test split is read only for the
+final tables.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -27,16 +33,24 @@ if TYPE_CHECKING:
     from datasets import Dataset
 
 DataArg = str | os.PathLike[str] | SessionStore | None
+SuiteSplit = Literal["train", "validation", "test"]
 
 
 @dataclass(frozen=True)
 class StepRow:
-    """One logged step as a training example: prompt, target completion and env coordinates."""
+    """One logged step as a training example: prompt, target completion and env coordinates.
+
+    ``truth``, ``previous`` and ``first_rationale`` (the human's action, the action before it,
+    the session's first rationale) let a suite score outputs and measure prompt coverage.
+    """
 
     prompt: str
     completion: str
     session: int
     step: int
+    truth: ShopAction | None = None
+    previous: ShopAction | None = None
+    first_rationale: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The row as a ``datasets`` record."""
@@ -53,6 +67,38 @@ def make_env(data: DataArg, split: str, env_kwargs: Mapping[str, Any]) -> gym.En
     return gym.make(SHOP_SESSION_ID, data=data, split=split, **dict(env_kwargs))
 
 
+def in_validation(session_id: str, fraction: float, seed: int = 0) -> bool:
+    """Whether a training session is held out for validation (module docstring's rule)."""
+    digest = hashlib.blake2b(f"validation:{seed}:{session_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 < fraction
+
+
+def split_sessions(
+    data: DataArg, split: SuiteSplit, *, validation_fraction: float, seed: int = 0
+) -> tuple[str, list[int]]:
+    """The env split and the session positions in it that make up ``split`` of a suite.
+
+    ``train`` and ``validation`` are disjoint parts of the env's ``train`` split; ``test`` is
+    the env's ``test`` split, whole.
+    """
+    from rewardgym.envs.shopping.data import resolve_sessions
+
+    if split == "test":
+        _, positions = resolve_sessions(data, "test")
+        return "test", list(range(len(positions)))
+    if not 0.0 <= validation_fraction < 1.0:
+        raise ValueError(f"validation_fraction must lie in [0, 1), got {validation_fraction}")
+    store, train = resolve_sessions(data, "train")
+    held = [in_validation(store.session_ids[index], validation_fraction, seed) for index in train]
+    chosen = [k for k, h in enumerate(held) if h == (split == "validation")]
+    if not chosen:
+        raise ValueError(
+            f"the {split!r} part of the training split is empty ({len(train)} sessions, "
+            f"validation_fraction={validation_fraction})"
+        )
+    return "train", chosen
+
+
 def step_rows(
     prompt: Callable[[Mapping[str, Any]], str],
     *,
@@ -60,22 +106,33 @@ def step_rows(
     split: str = "train",
     env_kwargs: Mapping[str, Any] | None = None,
     max_sessions: int | None = None,
+    sessions: Sequence[int] | None = None,
     progress: bool = True,
 ) -> list[StepRow]:
-    """Every step of the first ``max_sessions`` sessions of ``split``, as prompt-completion rows."""
+    """Every step of the chosen sessions of ``split``, as prompt-completion rows.
+
+    ``sessions`` are positions in the env's split (all of them by default), of which the first
+    ``max_sessions`` are read.
+    """
     env = make_env(data, split, env_kwargs or {})
     count = env.unwrapped.num_sessions  # type: ignore[attr-defined]
-    sessions = range(count if max_sessions is None else min(count, max_sessions))
+    chosen = list(range(count)) if sessions is None else list(sessions)
+    chosen = chosen if max_sessions is None else chosen[:max_sessions]
     rows: list[StepRow] = []
-    for index in tqdm(sessions, desc=f"{split} prompts", disable=not progress, leave=False):
+    for index in tqdm(chosen, desc=f"{split} prompts", disable=not progress, leave=False):
         obs, info = env.reset(options={"session": index})
+        previous: ShopAction | None = None
+        first: str | None = None
         while True:
             text = prompt(obs)
             step = int(info["step"])
             obs, _, terminated, truncated, info = env.step("")
             action = ShopAction(**info["truth"])
-            completion = format_output(info.get("truth_rationale") or "", action)
-            rows.append(StepRow(text, completion, index, step))
+            rationale = info.get("truth_rationale") or ""
+            first = rationale if step == 0 else first
+            completion = format_output(rationale, action)
+            rows.append(StepRow(text, completion, index, step, action, previous, first))
+            previous = action
             if terminated or truncated:
                 break
             info = {"step": step + 1}
@@ -98,4 +155,14 @@ def to_dataset(rows: list[StepRow]) -> Dataset:
     return Dataset.from_list([row.to_dict() for row in rows])
 
 
-__all__ = ["DataArg", "StepRow", "make_env", "sample_rows", "step_rows", "to_dataset"]
+__all__ = [
+    "DataArg",
+    "StepRow",
+    "SuiteSplit",
+    "in_validation",
+    "make_env",
+    "sample_rows",
+    "split_sessions",
+    "step_rows",
+    "to_dataset",
+]

@@ -9,7 +9,11 @@ the policy's per-token certainty from the logits of the very forward passes that
 (:mod:`rewardgym.agents.llm.generation`), so no extra forward pass is spent; with vLLM, one
 no-grad forward pass of the trainer's model computes it instead. Checkpoints are written every
 ``save_steps``; a killed run resumes from the last one with the same data order (TRL's seeded
-``RepeatSampler`` plus the Trainer's batch skipping and saved RNG states).
+``RepeatSampler`` plus the Trainer's batch skipping and saved RNG states). With
+``advantages="per-term"`` each reward term is its own TRL reward function and TRL normalises
+each within its group before summing (GDPO). Every step's loss is logged, and a NaN or infinite
+loss stops the run naming it and the step. Under ``accelerate launch`` every process builds its
+own env and wrapper stack and scores its own completions; TRL gathers the rewards.
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium as gym
 
-from rewardgym.agents.llm.config import GRPORunConfig
+from rewardgym.agents.llm.config import GRPORunConfig, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, make_env
 from rewardgym.agents.llm.generation import generate, rationale_positions
-from rewardgym.agents.llm.model import load_tokenizer, offline, save_model
+from rewardgym.agents.llm.model import bf16_available, load_tokenizer, offline, save_model
 from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
 from rewardgym.wrappers.self_certainty import CertaintyKind
 
@@ -52,10 +56,12 @@ class GRPOResult:
         return [float(r[key]) for r in self.log_history if key in r]
 
 
-def make_rollout(kind: CertaintyKind) -> Any:
-    """A TRL ``rollout_func`` sampling with the trainer's model and recording rationale certainty."""
+def make_rollout(kind: CertaintyKind | None) -> Any:
+    """A TRL ``rollout_func`` sampling with the trainer's model (bf16 autocast when training in
+    bf16), recording the rationale tokens' self-certainty when ``kind`` is set."""
 
     def rollout(prompts: list[Any], trainer: Any) -> dict[str, Any]:
+        import torch
         from trl.models import unwrap_model_for_generation
 
         tokenizer = trainer.processing_class
@@ -67,30 +73,37 @@ def make_rollout(kind: CertaintyKind) -> Any:
             trainer.accelerator,
             gather_deepspeed3_params=trainer.args.ds3_gather_for_generation,
         ) as model:
-            result = generate(
-                model, tokenizer, prompt_ids, trainer.generation_config, certainty=kind
-            )
+            device = next(model.parameters()).device.type
+            with torch.autocast(device, dtype=torch.bfloat16, enabled=bool(trainer.args.bf16)):
+                result = generate(
+                    model, tokenizer, prompt_ids, trainer.generation_config, certainty=kind
+                )
+        out: dict[str, Any] = {
+            "prompt_ids": prompt_ids,
+            "completion_ids": result.completion_ids,
+            "logprobs": None,
+        }
+        if kind is None:
+            return out
         texts = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
         assert result.certainty is not None
         rationale = []
         for ids, text, values in zip(result.completion_ids, texts, result.certainty, strict=True):
             positions = rationale_positions(tokenizer, ids, text)
             rationale.append(values[positions[positions < len(values)]])
-        return {
-            "prompt_ids": prompt_ids,
-            "completion_ids": result.completion_ids,
-            "logprobs": None,
-            "rationale_certainty": rationale,
-        }
+        out["rationale_certainty"] = rationale
+        return out
 
     return rollout
 
 
 def last_checkpoint(out: str | os.PathLike[str]) -> Path | None:
-    """The newest ``checkpoint-N`` directory under ``out/trainer``, or None."""
+    """The newest ``checkpoint-N`` directory under ``out/trainer`` (transformers' rule), or None."""
+    from transformers.trainer_utils import get_last_checkpoint
+
     root = Path(out) / "trainer"
-    found = [p for p in root.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
-    return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
+    found = get_last_checkpoint(str(root)) if root.is_dir() else None
+    return Path(found) if found else None
 
 
 def train_grpo(
@@ -107,16 +120,18 @@ def train_grpo(
     use_vllm: bool = False,
     callbacks: Sequence[TrainerCallback] = (),
     desc: str = "",
+    model_kind: ModelKind = "scratch",
 ) -> GRPOResult:
     """Train with GRPO from ``model_path`` on ``dataset`` rows; save the policy under ``out/model``.
 
     ``wrapper`` wraps a fresh training-split env (None keeps the env's own exact-match reward);
     ``dataset`` holds ``prompt``, ``session`` and ``step`` columns (extra columns are ignored).
+    ``desc`` names the run in progress bars and errors.
     """
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
-    from rewardgym.agents.llm.callbacks import CompactProgress, quiet
+    from rewardgym.agents.llm.callbacks import CompactProgress, LossGuard, quiet
 
     offline()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -132,7 +147,7 @@ def train_grpo(
     args = GRPOConfig(
         output_dir=str(out / "trainer"),
         max_steps=config.steps,
-        learning_rate=config.learning_rate,
+        learning_rate=config.rate(model_kind),
         beta=config.beta,
         num_generations=config.num_generations,
         per_device_train_batch_size=config.prompts_per_step * config.num_generations,
@@ -141,6 +156,9 @@ def train_grpo(
         temperature=config.temperature,
         top_p=1.0,
         scale_rewards=config.scale_rewards,
+        multi_objective_aggregation=(
+            "normalize_then_sum" if config.advantages == "per-term" else "sum_then_normalize"
+        ),
         loss_type="grpo",
         save_strategy="steps",
         save_steps=config.save_steps,
@@ -151,17 +169,19 @@ def train_grpo(
         use_cpu=not torch.cuda.is_available(),
         disable_tqdm=True,
         use_vllm=use_vllm,
+        bf16=config.bf16 and bf16_available(),
         model_init_kwargs={"dtype": "float32"},
     )
-    rollout = make_rollout(reward.kind) if reward.kind is not None and not use_vllm else None
+    rollout = make_rollout(reward.kind) if not use_vllm else None
+    funcs: list[Any] = reward.term_functions() if config.advantages == "per-term" else [reward]
     trainer = GRPOTrainer(
         model=str(model_path),
-        reward_funcs=[cast(Any, reward)],
+        reward_funcs=[cast(Any, f) for f in funcs],
         args=args,
         train_dataset=train,
         processing_class=tokenizer,
         rollout_func=rollout,
-        callbacks=list(callbacks),
+        callbacks=[LossGuard(f"GRPO {desc}".strip()), *callbacks],
     )
     policy: Any = trainer.model
     reward.bind_model(policy, tokenizer)

@@ -32,6 +32,15 @@ def offline() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+def bf16_available() -> bool:
+    """True where bfloat16 matmuls are fast: a CUDA GPU with bf16, or a CPU with AMX/AVX512-BF16."""
+    import torch
+
+    if torch.cuda.is_available():
+        return bool(torch.cuda.is_bf16_supported())
+    return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
 def quiet_libraries() -> None:
     """Silence the per-file progress bars and deprecation chatter of transformers and datasets."""
     import warnings
@@ -102,6 +111,7 @@ def save_model(
     model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, out: str | os.PathLike[str]
 ) -> Path:
     """Save a model and its tokenizer with ``save_pretrained`` (safetensors) into ``out``."""
+    quiet_libraries()
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(path, safe_serialization=True)
@@ -146,6 +156,7 @@ def count_parameters(model: PreTrainedModel) -> int:
 
 
 __all__ = [
+    "bf16_available",
     "build_model",
     "count_parameters",
     "create_default_model",

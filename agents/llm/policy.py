@@ -4,7 +4,9 @@ It turns each observation into a prompt (:class:`~rewardgym.agents.llm.prompt.Pr
 samples at the configured temperature (0.6 by default, Shop-R1's), and returns the raw texts
 the env expects, or :class:`~rewardgym.wrappers.PolicyOutput` objects that also carry the
 rationale tokens' self-certainty for ``ShopR1Reward``. Seeded: the same seed and inputs give the
-same outputs.
+same outputs. :meth:`LLMPolicy.complete` answers ready-made prompts (a suite that builds each
+split's prompts once); prompts are generated in batches of similar length (less padding), in
+bfloat16 autocast where the hardware has it.
 
 Example:
     >>> from rewardgym.agents.llm import LLMPolicy  # doctest: +SKIP
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.generation import generate, policy_output
-from rewardgym.agents.llm.model import load_model
+from rewardgym.agents.llm.model import bf16_available, load_model
 from rewardgym.agents.llm.prompt import PromptBuilder
 from rewardgym.wrappers.policy_output import PolicyOutput
 from rewardgym.wrappers.self_certainty import CertaintyKind
@@ -84,31 +86,49 @@ class LLMPolicy:
         model, tokenizer = load_model(path)
         return cls(model, tokenizer, prompt, sampling, seed=seed)
 
+    def env_kwargs(self) -> dict[str, Any]:
+        """``gym.make`` keyword arguments whose contexts fit this policy's prompt budget."""
+        return self.prompts.env_kwargs()
+
     def _sample(
-        self, observations: Sequence[Mapping[str, Any]], certainty: CertaintyKind | None
+        self, prompts: Sequence[str], certainty: CertaintyKind | None
     ) -> tuple[list[list[int]], list[str], list[Any] | None]:
         import torch
 
         self.model.eval()
-        texts, ids, values = [], [], []
+        n = len(prompts)
+        ids: list[list[int]] = [[] for _ in range(n)]
+        texts = [""] * n
+        values: list[Any] = [None] * n
         size = self.sampling.batch_size
-        prompts = [self.prompts(o) for o in observations]
-        for start in range(0, len(prompts), size):
+        encoded = self.tokenizer(list(prompts), add_special_tokens=False)["input_ids"]
+        order = sorted(range(n), key=lambda i: len(encoded[i]))
+        device = next(self.model.parameters()).device.type
+        fast = self.sampling.bf16 and bf16_available()
+        for start in range(0, n, size):
             # One seed per batch keeps results independent of how many batches ran before.
             torch.manual_seed(self.seed * 1_000_003 + self._calls)
             self._calls += 1
-            chunk = prompts[start : start + size]
-            encoded = self.tokenizer(chunk, add_special_tokens=False)["input_ids"]
-            result = generate(
-                self.model, self.tokenizer, encoded, self._config, certainty=certainty
-            )
-            ids.extend(result.completion_ids)
-            texts.extend(
-                self.tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
-            )
-            if result.certainty is not None:
-                values.extend(result.certainty)
+            chunk = order[start : start + size]
+            with torch.autocast(device, dtype=torch.bfloat16, enabled=fast):
+                result = generate(
+                    self.model,
+                    self.tokenizer,
+                    [encoded[i] for i in chunk],
+                    self._config,
+                    certainty=certainty,
+                )
+            decoded = self.tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
+            for k, i in enumerate(chunk):
+                ids[i] = result.completion_ids[k]
+                texts[i] = decoded[k]
+                if result.certainty is not None:
+                    values[i] = result.certainty[k]
         return ids, texts, values if certainty is not None else None
+
+    def complete(self, prompts: Sequence[str]) -> list[str]:
+        """Raw completions of ready-made prompts (as :class:`PromptBuilder` makes them)."""
+        return self._sample(prompts, None)[1]
 
     def reset_seed(self, seed: int | None = None) -> None:
         """Restart the sampling stream (optionally under a new seed)."""
@@ -118,13 +138,13 @@ class LLMPolicy:
 
     def __call__(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
         """Raw completions for a batch of observations, as ``env.step`` takes them."""
-        return self._sample(observations, None)[1]
+        return self._sample([self.prompts(o) for o in observations], None)[1]
 
     def act_with_certainty(
         self, observations: Sequence[Mapping[str, Any]], kind: CertaintyKind = "paper"
     ) -> list[PolicyOutput]:
         """Completions with their rationale tokens' self-certainty, for ``ShopR1Reward.step``."""
-        ids, texts, values = self._sample(observations, kind)
+        ids, texts, values = self._sample([self.prompts(o) for o in observations], kind)
         assert values is not None
         return [
             policy_output(self.tokenizer, i, t, v)

@@ -1,10 +1,13 @@
 """The policy's prompt, built from a ``ShopSession-v0`` observation as Shop-R1 prompts its model.
 
-The prompt states the task and the action space, shows the session context the env built (every
-earlier page, action and rationale, then the current page; or the current page alone under
-``context="latest"``) and asks for a single JSON object. When the prompt exceeds the model's
-budget the context loses tokens from its left, oldest, side; the instructions and the current
-page's end are kept. The completion a model is trained to emit is
+The prompt states the task and the action space, shows the session context the env built (by
+default the compact session: every action and rationale, one line per past page, the current
+page tag-free) and asks for a single JSON object. An instruct model (a tokenizer with a chat
+template) gets the instructions as the system message and the rest as the user message, through
+its own template; the default model gets plain text. The env cuts the context to the prompt's
+token budget by the context mode's rules (:meth:`PromptBuilder.env_kwargs` hands it the budget
+and the tokenizer's count); a context still over budget loses tokens from its left, oldest,
+side. The completion a model is trained to emit is
 :func:`rewardgym.envs.shopping.parsing.format_output`'s canonical JSON.
 """
 
@@ -29,15 +32,44 @@ TRUNCATED = "[earlier context truncated]\n"
 FOOTER = '\n# Next step\nOutput a single JSON object {"rationale": ..., "action": {...}}.\n'
 # Re-tokenising a cut context can merge bytes differently at the cut; keep this many in hand.
 _TOKEN_MARGIN = 8
+_COUNT_CACHE = 1 << 14
 
 
 def env_kwargs(config: PromptConfig) -> dict[str, Any]:
-    """Keyword arguments of ``gym.make("rewardgym/ShopSession-v0", ...)`` for this prompt config."""
+    """Keyword arguments of ``gym.make("rewardgym/ShopSession-v0", ...)`` without a token budget.
+
+    :meth:`PromptBuilder.env_kwargs` adds the token budget of a given tokenizer.
+    """
     return {"context": config.context, "max_context_chars": config.max_context_chars}
 
 
-def _count(tokenizer: PreTrainedTokenizerBase, text: str) -> int:
-    return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+class TokenCounter:
+    """Counts a text's tokens with a tokenizer (no special tokens), caching recent texts.
+
+    The env calls it once per context block; blocks repeat across the steps of a session.
+    """
+
+    def __init__(self, tokenizer: PreTrainedTokenizerBase) -> None:
+        self.tokenizer = tokenizer
+        self._cache: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        """Number of tokens of ``text``."""
+        count = self._cache.get(text)
+        if count is None:
+            count = len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+            if len(self._cache) >= _COUNT_CACHE:
+                self._cache.clear()
+            self._cache[text] = count
+        return count
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"tokenizer": self.tokenizer, "_cache": {}}
+
+
+def uses_chat_template(tokenizer: PreTrainedTokenizerBase, config: PromptConfig) -> bool:
+    """Whether prompts go through the tokenizer's chat template under ``config``."""
+    return config.chat_template == "auto" and bool(getattr(tokenizer, "chat_template", None))
 
 
 class PromptBuilder:
@@ -46,7 +78,9 @@ class PromptBuilder:
     def __init__(self, tokenizer: PreTrainedTokenizerBase, config: PromptConfig) -> None:
         self.tokenizer = tokenizer
         self.config = config
-        fixed = _count(tokenizer, INSTRUCTIONS + CONTEXT_HEADER + TRUNCATED + FOOTER)
+        self.chat = uses_chat_template(tokenizer, config)
+        self.count = TokenCounter(tokenizer)
+        fixed = self.count(self.frame(TRUNCATED))
         self.context_budget = config.max_prompt_tokens - fixed - _TOKEN_MARGIN
         if self.context_budget < 16:
             raise ValueError(
@@ -55,21 +89,42 @@ class PromptBuilder:
                 "raise it"
             )
 
+    def env_kwargs(self) -> dict[str, Any]:
+        """``gym.make`` keyword arguments whose context fits this builder's token budget."""
+        return {
+            **env_kwargs(self.config),
+            "max_context_tokens": self.context_budget,
+            "count_tokens": self.count,
+        }
+
+    def frame(self, context: str) -> str:
+        """The whole prompt around an already-fitted context (chat template or plain text)."""
+        if not self.chat:
+            return build_prompt(context)
+        messages = [
+            {"role": "system", "content": INSTRUCTIONS.strip()},
+            {"role": "user", "content": CONTEXT_HEADER + context + FOOTER},
+        ]
+        text = self.tokenizer.apply_chat_template(
+            messages, tokenize=False, add_generation_prompt=True
+        )
+        return str(text)
+
     def context_tail(self, context: str) -> str:
         """The context, cut from its left side to the token budget (marked when cut)."""
-        ids = self.tokenizer(context, add_special_tokens=False)["input_ids"]
-        if len(ids) <= self.context_budget:
+        if self.count(context) <= self.context_budget:
             return context
+        ids = self.tokenizer(context, add_special_tokens=False)["input_ids"]
         tail = str(self.tokenizer.decode(ids[-self.context_budget :], skip_special_tokens=True))
         return TRUNCATED + tail
 
     def __call__(self, observation: Mapping[str, Any]) -> str:
         """The prompt for one observation (its ``context`` field)."""
-        return build_prompt(self.context_tail(str(observation["context"])))
+        return self.frame(self.context_tail(str(observation["context"])))
 
 
 def build_prompt(context: str) -> str:
-    """The prompt around an already-fitted context: instructions, context, the output request."""
+    """The plain-text prompt around an already-fitted context."""
     return INSTRUCTIONS + CONTEXT_HEADER + context + FOOTER
 
 
@@ -79,6 +134,8 @@ __all__ = [
     "INSTRUCTIONS",
     "TRUNCATED",
     "PromptBuilder",
+    "TokenCounter",
     "build_prompt",
     "env_kwargs",
+    "uses_chat_template",
 ]

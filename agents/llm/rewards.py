@@ -7,6 +7,12 @@ steps the completion, returning the reward the outermost wrapper gives. Swapping
 ``ShopR1Reward`` for ``BinaryMatchReward`` or a user's wrapper changes training and nothing
 else. When the stack pays a self-certainty term (:func:`certainty_kind`), the completion goes in
 as a :class:`~rewardgym.wrappers.PolicyOutput` carrying its rationale tokens' self-certainty.
+
+For decoupled advantages (GDPO, arXiv 2601.05242) :meth:`EnvReward.term_functions` gives one
+TRL reward function per reward term (``format``, ``rationale``, ``type``, ``attribute``,
+``value``, summing to the total); the env is stepped once per completion and every term read
+from that one ``info["reward_terms"]``, so TRL's ``normalize_then_sum`` normalises each term
+within its group before summing.
 """
 
 from __future__ import annotations
@@ -32,22 +38,46 @@ WrapperFactory = Callable[[gym.Env], gym.Env]
 """Builds the reward wrapper stack around a fresh ``ShopSession-v0`` env."""
 
 
+TERMS = ("format", "rationale", "type", "attribute", "value")
+"""The reward terms that add up to Shop-R1's total (``info["reward_terms"]``)."""
+
+
+def _wrapper_attr(env: gym.Env, name: str) -> Any:
+    try:
+        return env.get_wrapper_attr(name)
+    except AttributeError:
+        return None
+
+
 def certainty_kind(env: gym.Env) -> CertaintyKind | None:
     """The self-certainty kind a wrapper of ``env`` pays for (alpha > 0), or None when none does.
 
-    A wrapper declares it with a ``config`` holding ``alpha`` and ``self_certainty_kind`` (as
-    :class:`~rewardgym.wrappers.ShopR1Config` does) or a ``self_certainty_kind`` attribute.
+    A wrapper declares it with a ``self_certainty_kind`` attribute or a ``config`` holding
+    ``alpha`` and ``self_certainty_kind`` (as :class:`~rewardgym.wrappers.ShopR1Config` does),
+    found through Gymnasium's ``get_wrapper_attr`` (the outermost layer that has it).
     """
-    layer: Any = env
-    while layer is not None:
-        kind = getattr(layer, "self_certainty_kind", None)
-        config = getattr(layer, "config", None)
-        if kind is None and config is not None and getattr(config, "alpha", 0) > 0:
-            kind = getattr(config, "self_certainty_kind", None)
-        if kind is not None:
-            return kind
-        layer = getattr(layer, "env", None)
+    kind = _wrapper_attr(env, "self_certainty_kind")
+    if kind is not None:
+        return kind  # type: ignore[no-any-return]
+    config = _wrapper_attr(env, "config")
+    if config is not None and getattr(config, "alpha", 0) > 0:
+        return getattr(config, "self_certainty_kind", None)
     return None
+
+
+class TermReward:
+    """One reward term of an :class:`EnvReward` as a TRL reward function of its own."""
+
+    def __init__(self, parent: EnvReward, term: str) -> None:
+        self.parent = parent
+        self.term = term
+        self.__name__ = f"term_{term}"
+
+    def __call__(
+        self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
+    ) -> list[float]:
+        """The term's value for each completion (the env is stepped once for all terms)."""
+        return self.parent.terms(prompts, completions, **kwargs)[self.term]
 
 
 class EnvReward:
@@ -62,6 +92,33 @@ class EnvReward:
         self.durations: list[float] = []
         self.model: PreTrainedModel | None = None
         self.tokenizer: PreTrainedTokenizerBase | None = None
+        self._last_key: tuple[Any, ...] | None = None
+        self._last_terms: dict[str, list[float]] = {}
+
+    def term_functions(self) -> list[TermReward]:
+        """One TRL reward function per reward term (:data:`TERMS`), for decoupled advantages."""
+        return [TermReward(self, term) for term in TERMS]
+
+    def terms(
+        self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
+    ) -> dict[str, list[float]]:
+        """Every reward term per completion; a repeated call with the same batch is not rescored."""
+        key = (
+            tuple(str(c) for c in completions),
+            tuple(int(s) for s in kwargs["session"]),
+            tuple(int(j) for j in kwargs["step"]),
+        )
+        if key != self._last_key:
+            self._last_terms = {}
+            self(prompts, completions, **kwargs)
+            self._last_key = key
+        missing = [t for t in TERMS if t not in self._last_terms]
+        if missing:
+            raise KeyError(
+                f"per-term advantages need every term {TERMS} in info['reward_terms']; the "
+                f"wrapper stack gives none for {missing}"
+            )
+        return self._last_terms
 
     @property
     def seconds(self) -> float:
@@ -112,6 +169,7 @@ class EnvReward:
             for name, value in info.get("reward_terms", {}).items():
                 terms[name].append(float(value))
         self.durations.append(time.perf_counter() - start)
+        self._last_terms = dict(terms)
         if log_metric is not None:
             for name, series in terms.items():
                 log_metric(f"reward_terms/{name}", float(np.mean(series)))
@@ -173,4 +231,11 @@ def forward_rationale_certainty(
     return values
 
 
-__all__ = ["EnvReward", "WrapperFactory", "certainty_kind", "forward_rationale_certainty"]
+__all__ = [
+    "TERMS",
+    "EnvReward",
+    "TermReward",
+    "WrapperFactory",
+    "certainty_kind",
+    "forward_rationale_certainty",
+]

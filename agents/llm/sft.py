@@ -3,18 +3,21 @@
 The dataset is the prompt-completion rows of :mod:`rewardgym.agents.llm.dataset`; TRL appends
 EOS to every completion and masks the prompt's tokens out of the loss
 (``completion_only_loss=True``). Defaults (4 epochs, learning rate 2e-5) are Shop-R1's; the
-trained model is saved with ``save_pretrained`` so that GRPO can rebuild it as its reference.
+learning rate is the config's rate for the model's kind (from scratch or pretrained). The loss
+is logged every ``logging_steps`` and always at the first and the last step; a NaN or infinite
+loss stops the run (:class:`~rewardgym.agents.llm.callbacks.TrainingDiverged`). The trained
+model is saved with ``save_pretrained`` so that GRPO can rebuild it as its reference.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rewardgym.agents.llm.config import SFTRunConfig
-from rewardgym.agents.llm.model import load_model, offline, save_model
+from rewardgym.agents.llm.config import ModelKind, SFTRunConfig
+from rewardgym.agents.llm.model import bf16_available, load_model, offline, save_model
 
 if TYPE_CHECKING:
     from datasets import Dataset
@@ -28,6 +31,8 @@ class SFTResult:
     losses: list[float]
     seconds: float
     steps: int
+    log_history: list[dict[str, Any]] = field(default_factory=list)
+    """Every logged record of the Trainer (loss, learning rate, ...)."""
 
     @property
     def first_loss(self) -> float:
@@ -48,15 +53,19 @@ def train_sft(
     *,
     max_length: int = 1024,
     progress: bool = True,
-    logging_steps: int = 10,
+    model_kind: ModelKind = "scratch",
+    run: str = "sft",
 ) -> SFTResult:
-    """Fine-tune the model at ``model_path`` on ``dataset``; save it under ``out/model``."""
+    """Fine-tune the model at ``model_path`` on ``dataset``; save it under ``out/model``.
+
+    ``run`` names the run in errors (a diverged loss names it and the step).
+    """
     import time
 
     import torch
     from trl import SFTConfig, SFTTrainer
 
-    from rewardgym.agents.llm.callbacks import CompactProgress, quiet
+    from rewardgym.agents.llm.callbacks import CompactProgress, LossGuard, quiet
 
     offline()
     config = config or SFTRunConfig()
@@ -66,15 +75,19 @@ def train_sft(
     args = SFTConfig(
         output_dir=str(out / "trainer"),
         num_train_epochs=config.epochs,
-        learning_rate=config.learning_rate,
+        learning_rate=config.rate(model_kind),
         per_device_train_batch_size=config.batch_size,
+        # transformers 5 reads a warmup_steps below 1 as a ratio of the training steps (it has no
+        # warmup_ratio any more); pyproject pins transformers>=5 for that reason.
         warmup_steps=config.warmup_ratio,
         lr_scheduler_type="cosine",
         max_length=max_length,
         completion_only_loss=True,
         packing=False,
         save_strategy="no",
-        logging_steps=logging_steps,
+        logging_steps=config.logging_steps,
+        logging_first_step=True,
+        bf16=config.bf16 and bf16_available(),
         report_to="none",
         seed=config.seed,
         data_seed=config.seed,
@@ -82,8 +95,14 @@ def train_sft(
         disable_tqdm=True,
         dataloader_num_workers=0,
     )
-    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer)
-    quiet(trainer, CompactProgress("SFT", ("loss",), enabled=progress))
+    trainer = SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        callbacks=[LossGuard(run)],
+    )
+    quiet(trainer, CompactProgress(run, ("loss",), enabled=progress))
     start = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - start
@@ -91,7 +110,8 @@ def train_sft(
     trained: Any = trainer.model
     path = save_model(trained, tokenizer, out / "model")
     losses = [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
-    return SFTResult(path, losses, seconds, int(trainer.state.global_step))
+    history = list(trainer.state.log_history)
+    return SFTResult(path, losses, seconds, int(trainer.state.global_step), history)
 
 
 def completion_loss(

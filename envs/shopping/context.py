@@ -1,9 +1,29 @@
-"""Build the prompt context a policy sees: the whole session so far, or the latest page only.
+"""Build the prompt context a policy sees: the whole session, the latest page, or a compact session.
 
-The layout follows Shop-R1: every earlier step shows its page, the action taken and the
-rationale given, then the current page. When a budget (characters or tokens) is set, the
-oldest pages are replaced by a short marker first, then the oldest whole steps are dropped,
-and only then is the current page cut at its end.
+Three modes (``ShopSession-v0``'s ``context=`` option):
+
+* ``"session"`` (Shop-R1's default): every earlier step shows its page, the action taken and the
+  rationale given, then the current page. Under a budget the oldest pages are replaced by a
+  short marker first, then the oldest whole steps are dropped, and only then is the current
+  page cut at its end.
+* ``"latest"``: the current page alone (the paper's latest-step ablation).
+* ``"compact"``: the session reduced to what a predictor needs. Each past page is one line (its
+  title and the element names it added to the page before, :func:`~rewardgym.envs.shopping.
+  compact.page_change`), every past action (as the JSON the policy emits) and rationale is kept,
+  and the current page is rewritten tag-free with each element as ``[name] label``
+  (:func:`~rewardgym.envs.shopping.compact.compact_page`). Under a budget it cuts, in this
+  order, until the text fits: past pages' new-element lists (oldest first), then past page
+  titles, then rationales other than the first (oldest first), then actions other than the
+  last :data:`KEEP_ACTIONS`, then the current page's text other than its element names. The
+  first rationale (the shopper's stated intent), the last :data:`KEEP_ACTIONS` actions and the
+  current page's element names are kept while anything else is left to cut; below that
+  minimum the first rationale goes, then the remaining actions, and last the text is cut at
+  its end as in the other modes.
+
+Every context is at most :data:`MAX_CONTEXT_CHARS` characters (the env's ``Text`` space bound)
+whatever budget is set, so a session of huge pages still yields a valid observation. Budgets are
+counted per block (blocks end at a newline, so token counts add up) and the assembled text is
+checked once more at the end.
 """
 
 from __future__ import annotations
@@ -11,13 +31,22 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
+from rewardgym.envs.shopping.compact import compact_page, names_only, page_change, page_title
 from rewardgym.envs.shopping.schema import ShopStep
 
-ContextMode = Literal["session", "latest"]
+ContextMode = Literal["session", "latest", "compact"]
+CONTEXT_MODES: tuple[str, ...] = ("session", "latest", "compact")
 OMITTED_PAGE = "[page omitted to fit the context budget]"
+MAX_CONTEXT_CHARS = 1 << 26
+"""Hard cap of any context, the length bound of ``ShopSession-v0``'s ``context`` space."""
+KEEP_ACTIONS = 3
+"""Compact mode never cuts the last this many actions."""
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+
+Counter = Callable[[str], int]
 
 
 def approx_token_count(text: str) -> int:
@@ -25,14 +54,42 @@ def approx_token_count(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
+def _action_json(step: ShopStep) -> str:
+    return json.dumps(step.action.to_dict(), ensure_ascii=False)
+
+
 def _step_block(number: int, page: str, step: ShopStep) -> str:
-    action = json.dumps(step.action.to_dict(), ensure_ascii=False)
     rationale = step.rationale or ""
-    return f"## Step {number}\n### Page\n{page}\n### Action\n{action}\n### Rationale\n{rationale}\n"
+    return (
+        f"## Step {number}\n### Page\n{page}\n### Action\n{_action_json(step)}\n"
+        f"### Rationale\n{rationale}\n"
+    )
 
 
 def _current_block(number: int, page: str) -> str:
     return f"## Step {number} (current)\n### Page\n{page}\n"
+
+
+@dataclass
+class _Budget:
+    max_chars: int
+    max_tokens: int | None
+    count_tokens: Counter
+
+    def over(self, text: str) -> bool:
+        if len(text) > self.max_chars:
+            return True
+        return self.max_tokens is not None and self.count_tokens(text) > self.max_tokens
+
+    def cut(self, text: str) -> str:
+        """The text cut at its end until it fits (the last resort of every mode)."""
+        text = text[: self.max_chars]
+        while self.max_tokens is not None and text:
+            count = self.count_tokens(text)
+            if count <= self.max_tokens:
+                break
+            text = text[: max(0, min(len(text) - 1, len(text) * self.max_tokens // count))]
+        return text
 
 
 def build_context(
@@ -42,48 +99,139 @@ def build_context(
     mode: ContextMode = "session",
     max_chars: int | None = None,
     max_tokens: int | None = None,
-    count_tokens: Callable[[str], int] = approx_token_count,
+    count_tokens: Counter = approx_token_count,
 ) -> str:
     """The context text for predicting the step after ``history`` on ``current_page``."""
-    if mode not in ("session", "latest"):
-        raise ValueError(f"context must be 'session' or 'latest', got {mode!r}")
-    past = list(history) if mode == "session" else []
-    first = len(history) - len(past) + 1
-    pages = [s.page for s in past]
-    dropped = 0
+    if mode not in CONTEXT_MODES:
+        raise ValueError(f"context must be one of {CONTEXT_MODES}, got {mode!r}")
+    cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
+    budget = _Budget(cap, max_tokens, count_tokens)
+    if mode == "compact":
+        return _compact(history, current_page, budget)
+    return _session(list(history) if mode == "session" else [], len(history), current_page, budget)
 
-    def render() -> str:
-        blocks = (
-            [f"[{dropped} earlier steps omitted to fit the context budget]\n"] if dropped else []
-        )
-        blocks += [
+
+def _session(past: list[ShopStep], n_history: int, current_page: str, budget: _Budget) -> str:
+    first = n_history - len(past) + 1
+    pages = [s.page for s in past]
+    current = _current_block(first + len(past), current_page)
+    cost = _Costs(budget)
+    marker = "[{} earlier steps omitted to fit the context budget]\n"
+
+    def blocks(dropped: int) -> list[str]:
+        head = [marker.format(dropped)] if dropped else []
+        body = [
             _step_block(first + i, p, s)
             for i, (p, s) in enumerate(zip(pages, past, strict=True))
             if i >= dropped
         ]
-        blocks.append(_current_block(first + len(past), current_page))
-        return "".join(blocks)
-
-    def over(text: str) -> bool:
-        if max_chars is not None and len(text) > max_chars:
-            return True
-        return max_tokens is not None and count_tokens(text) > max_tokens
+        return [*head, *body, current]
 
     # Oldest pages go first, then whole oldest steps, and only then the current page's tail.
-    text = render()
+    dropped = 0
     oldest = 0
-    while over(text) and oldest < len(pages):
+    while cost.over(blocks(dropped)) and oldest < len(pages):
         pages[oldest] = OMITTED_PAGE
         oldest += 1
-        text = render()
-    while over(text) and dropped < len(past):
+    while cost.over(blocks(dropped)) and dropped < len(past):
         dropped += 1
-        text = render()
-    if max_chars is not None and len(text) > max_chars:
-        text = text[:max_chars]
-    while max_tokens is not None and text and (count := count_tokens(text)) > max_tokens:
-        text = text[: max(0, min(len(text) - 1, len(text) * max_tokens // count))]
-    return text
+    return cost.finish(blocks(dropped))
 
 
-__all__ = ["OMITTED_PAGE", "ContextMode", "approx_token_count", "build_context"]
+class _Costs:
+    """Block-wise budget checks: each distinct block is measured once."""
+
+    def __init__(self, budget: _Budget) -> None:
+        self.budget = budget
+        self._tokens: dict[str, int] = {}
+
+    def over(self, blocks: Sequence[str]) -> bool:
+        chars = sum(len(b) for b in blocks)
+        if chars > self.budget.max_chars:
+            return True
+        if self.budget.max_tokens is None:
+            return False
+        tokens = 0
+        for block in blocks:
+            if block not in self._tokens:
+                self._tokens[block] = self.budget.count_tokens(block)
+            tokens += self._tokens[block]
+        return tokens > self.budget.max_tokens
+
+    def finish(self, blocks: Sequence[str]) -> str:
+        text = "".join(blocks)
+        return self.budget.cut(text) if self.budget.over(text) else text
+
+
+@dataclass
+class _PastStep:
+    number: int
+    step: ShopStep
+    change: str
+    title: str
+    page_level: int = 2  # 2 = title and new names, 1 = title only, 0 = none
+    rationale: bool = True
+    action: bool = True
+
+    def block(self) -> str:
+        lines = []
+        if self.page_level == 2:
+            lines.append(f"Step {self.number} page: {self.change}")
+        elif self.page_level == 1 and self.title:
+            lines.append(f"Step {self.number} page: {self.title}")
+        if self.action:
+            lines.append(f"Step {self.number} action: {_action_json(self.step)}")
+        if self.rationale and self.step.rationale:
+            lines.append(f"Step {self.number} rationale: {self.step.rationale}")
+        return "".join(line.replace("\n", " ") + "\n" for line in lines)
+
+
+def _compact(history: Sequence[ShopStep], current_page: str, budget: _Budget) -> str:
+    previous: list[str | None] = [None, *(s.page for s in history)]
+    past = [
+        _PastStep(i + 1, step, page_change(step.page, previous[i]), page_title(step.page))
+        for i, step in enumerate(history)
+    ]
+    number = len(history) + 1
+    full_page = compact_page(current_page)
+    current = [f"Step {number} (current) page:\n{full_page}\n"]
+    cost = _Costs(budget)
+
+    def blocks() -> list[str]:
+        cut = [p for p in past if not (p.action and p.rationale and p.page_level == 2)]
+        head = []
+        if cut:
+            head.append(f"[{len(cut)} earlier steps shortened to fit the context budget]\n")
+        return [*head, *(p.block() for p in past), *current]
+
+    def relax(steps: Sequence[_PastStep], field: str, value: int | bool) -> bool:
+        """Cut ``field`` of the given steps, oldest first, until the text fits."""
+        for item in steps:
+            if not cost.over(blocks()):
+                return True
+            setattr(item, field, value)
+        return not cost.over(blocks())
+
+    fits = (
+        relax(past, "page_level", 1)
+        or relax(past, "page_level", 0)
+        or relax(past[1:], "rationale", False)
+        or relax(past[: max(0, len(past) - KEEP_ACTIONS)], "action", False)
+    )
+    if not fits:
+        current = [f"Step {number} (current) page:\n{names_only(current_page)}\n"]
+        # Past the protected minimum: the intent goes, then the last actions, then the end.
+        if not relax(past[:1], "rationale", False):
+            relax(past, "action", False)
+    return cost.finish(blocks())
+
+
+__all__ = [
+    "CONTEXT_MODES",
+    "KEEP_ACTIONS",
+    "MAX_CONTEXT_CHARS",
+    "OMITTED_PAGE",
+    "ContextMode",
+    "approx_token_count",
+    "build_context",
+]

@@ -10,14 +10,20 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rewardgym.envs.shopping.context import ContextMode, approx_token_count, build_context
+from rewardgym.envs.shopping.context import (
+    CONTEXT_MODES,
+    MAX_CONTEXT_CHARS,
+    ContextMode,
+    approx_token_count,
+    build_context,
+)
 from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopStep, actions_match
 from rewardgym.envs.shopping.store import SessionStore
 from rewardgym.envs.spaces import UnicodeText
 
-MAX_TEXT = 1 << 26
+MAX_TEXT = MAX_CONTEXT_CHARS
 MAX_ACTION_TEXT = 1 << 16
 
 
@@ -32,29 +38,35 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
 
     ## Observation
     A ``Dict``: ``context`` (the prompt context text: whole-session history by default, the
-    latest page only with ``context="latest"``, truncated oldest pages first under
-    ``max_context_chars`` / ``max_context_tokens``), ``page`` (the current simplified HTML) and
-    ``history`` (a sequence of the earlier actions, each ``{"type": 0|1|2, "name", "text"}``
-    with types indexed as in ``ACTION_TYPES``).
+    latest page only with ``context="latest"``, a compact session with ``context="compact"``:
+    one line per past page, every action and rationale, the current page tag-free; cut by the
+    rules of :mod:`rewardgym.envs.shopping.context` under ``max_context_chars`` /
+    ``max_context_tokens``, and never above 2**26 characters), ``page`` (the current simplified
+    HTML, cut at 2**26 characters) and ``history`` (a sequence of the earlier actions, each
+    ``{"type": 0|1|2, "name", "text"}`` with types indexed as in ``ACTION_TYPES``, names and
+    texts cut at 2**16 characters).
 
     ## Action
     The policy's raw text output, any string. One that does not parse is a wrong answer.
 
     ## Reward
     1.0 when the parsed action exactly matches the human's (same type, and name and text equal
-    after lower-casing and collapsing whitespace), else 0.0. Richer rewards come from wrappers
-    such as ``rewardgym.wrappers.ShopR1Reward``.
+    in the canonical form of :mod:`rewardgym.envs.shopping.canonical`: case, punctuation and
+    whitespace ignored), else 0.0. Richer rewards come from wrappers such as
+    ``rewardgym.wrappers.ShopR1Reward``.
 
     ## Termination
     Terminates after the session's last logged step; never truncates.
 
     ## Info
     ``truth`` (the human's action dict), ``prediction`` (parsed action and rationale, or the
-    parse error), ``exact_match``, ``session_id``, ``step`` (index of the step just predicted;
-    at reset the step to predict) and ``n_steps``.
+    parse error), ``parsed_output`` (the :class:`~rewardgym.envs.shopping.parsing.ParsedOutput`
+    itself, so reward wrappers do not parse the output a second time), ``exact_match``,
+    ``session_id``, ``step`` (index of the step just predicted; at reset the step to predict)
+    and ``n_steps``.
 
     ## Registered ids
-    ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train", context="session")``.
+    ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train", context="session"|"latest"|"compact")``.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's convention)
@@ -71,8 +83,8 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         split_seed: int = 0,
         render_mode: str | None = None,
     ) -> None:
-        if context not in ("session", "latest"):
-            raise ValueError(f"context must be 'session' or 'latest', got {context!r}")
+        if context not in CONTEXT_MODES:
+            raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.store, self.sessions = resolve_sessions(
@@ -128,12 +140,12 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         history = tuple(
             {
                 "type": ACTION_TYPES.index(s.action.type),
-                "name": s.action.name,
-                "text": s.action.text,
+                "name": s.action.name[:MAX_ACTION_TEXT],
+                "text": s.action.text[:MAX_ACTION_TEXT],
             }
             for s in self._history
         )
-        return {"context": text, "page": self._current.page, "history": history}
+        return {"context": text, "page": self._current.page[:MAX_TEXT], "history": history}
 
     def _base_info(self) -> dict[str, Any]:
         return {
@@ -175,6 +187,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         info.update(
             truth=truth.truth_dict(),
             prediction=parsed.to_info(),
+            parsed_output=parsed,
             exact_match=match,
             truth_rationale=self._current.rationale,
         )

@@ -1,10 +1,19 @@
-"""Shop-R1's evaluation metrics as pure functions: exact match, type accuracy, type macro-F1, per type."""
+"""Shop-R1's evaluation metrics as pure functions: exact match, type accuracy, type macro-F1, per type.
+
+Exact match compares names and texts in canonical form (:mod:`rewardgym.envs.shopping.canonical`).
+``similar_text=True`` applies the paper protocol's rule to ``type_and_submit``: the typed text
+need only "reproduce the similar meaning" of the human's, read here as ROUGE-L ``>= 0.75``
+over canonical tokens (:func:`~rewardgym.envs.shopping.canonical.similar_text`), the threshold
+at which the reward starts paying for the text; the element name must still match.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rewardgym.envs.shopping.canonical import same_text
+from rewardgym.envs.shopping.canonical import similar_text as texts_similar
 from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopAction, actions_match
 
 
@@ -20,6 +29,8 @@ class ShopMetrics:
     per_type_accuracy: dict[str, float] = field(default_factory=dict)
     per_type_count: dict[str, int] = field(default_factory=dict)
     predicted_type_share: dict[str, float] = field(default_factory=dict)
+    parse_rate: float = 0.0
+    """Share of outputs (percent) that parsed into a valid action."""
 
     def to_dict(self) -> dict[str, object]:
         """A flat JSON-ready dict (``exact_match``, ``type_accuracy``, ``type_f1`` and per type)."""
@@ -28,6 +39,7 @@ class ShopMetrics:
             "exact_match": self.exact_match,
             "type_accuracy": self.type_accuracy,
             "type_f1": self.type_f1,
+            "parse_rate": self.parse_rate,
         }
         for kind in ACTION_TYPES:
             row[f"exact_{kind}"] = self.per_type_exact.get(kind, 0.0)
@@ -54,14 +66,31 @@ def type_f1(predicted: Sequence[str | None], truth: Sequence[str]) -> float:
     return 100.0 * sum(scores) / len(scores) if scores else 0.0
 
 
+def protocol_match(predicted: ShopAction | None, truth: ShopAction, *, similar: bool) -> bool:
+    """Exact match, or with ``similar`` the paper's rule for typed texts (module docstring)."""
+    if not similar or truth.type != "type_and_submit":
+        return actions_match(predicted, truth)
+    return (
+        predicted is not None
+        and predicted.type == truth.type
+        and same_text(predicted.name, truth.name)
+        and texts_similar(predicted.text, truth.text)
+    )
+
+
 def shop_metrics(
-    predictions: Sequence[ShopAction | None], truths: Sequence[ShopAction]
+    predictions: Sequence[ShopAction | None],
+    truths: Sequence[ShopAction],
+    *,
+    similar_text: bool = False,
 ) -> ShopMetrics:
     """All Table 2 and Table 3 metrics of Shop-R1 for aligned predictions and human actions."""
     if len(predictions) != len(truths):
         raise ValueError(f"{len(predictions)} predictions for {len(truths)} human actions")
     n = len(truths)
-    exact = [actions_match(p, t) for p, t in zip(predictions, truths, strict=True)]
+    exact = [
+        protocol_match(p, t, similar=similar_text) for p, t in zip(predictions, truths, strict=True)
+    ]
     pred_types = [p.type if p is not None else None for p in predictions]
     true_types = [t.type for t in truths]
     type_ok = [p == t for p, t in zip(pred_types, true_types, strict=True)]
@@ -84,7 +113,8 @@ def shop_metrics(
         per_type_accuracy=per_acc,
         per_type_count=per_count,
         predicted_type_share=share,
+        parse_rate=_percent(sum(1 for p in predictions if p is not None), n),
     )
 
 
-__all__ = ["ShopMetrics", "shop_metrics", "type_f1"]
+__all__ = ["ShopMetrics", "protocol_match", "shop_metrics", "type_f1"]

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from rewardgym.envs.shopping.canonical import same_text
+
 ActionType = Literal["click", "type_and_submit", "terminate"]
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 
@@ -40,7 +42,7 @@ class DataValidationError(ValueError):
 
 
 def normalize_text(value: str) -> str:
-    """Lower-case, trim and collapse whitespace: the normalisation used for exact match."""
+    """Lower-case, trim and collapse whitespace (exact match compares canonical forms instead)."""
     return _SPACES.sub(" ", value).strip().lower()
 
 
@@ -121,14 +123,18 @@ class ShopAction:
 
 
 def actions_match(predicted: ShopAction | None, truth: ShopAction) -> bool:
-    """Exact match: same type, and same name and text after :func:`normalize_text`."""
+    """Exact match: same type, and the same name and text in canonical form.
+
+    Canonical form (:mod:`rewardgym.envs.shopping.canonical`) ignores case, punctuation and
+    whitespace, as the reward's ROUGE-L does: ``PRODUCT-3-TITLE`` matches ``product_3_title``.
+    """
     if predicted is None or predicted.type != truth.type:
         return False
     if truth.type == "terminate":
         return True
-    if normalize_text(predicted.name) != normalize_text(truth.name):
+    if not same_text(predicted.name, truth.name):
         return False
-    return truth.type == "click" or normalize_text(predicted.text) == normalize_text(truth.text)
+    return truth.type == "click" or same_text(predicted.text, truth.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""``bench shop``: the row names, the tables, and a tiny-budget end-to-end smoke run."""
+"""``bench shop``: the row names, the tables with intervals, and a tiny-budget end-to-end run."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.shop import methods, run_bench_shop
-from rewardgym.benchmarks.shop_config import preset
-from rewardgym.benchmarks.shop_report import aggregate, render_tables
+from rewardgym.benchmarks.shop_config import PRESETS, preset, replace
+from rewardgym.benchmarks.shop_report import build_rows, render_tables
+from rewardgym.envs.shopping.schema import ShopAction
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -22,49 +23,65 @@ def test_rows_carry_the_public_method_names() -> None:
         assert name in names
     for ablation in ("no-sft", "no-format", "no-rationale", "no-dars", "binary-action"):
         assert f"shop-r1/{ablation}" in names
-    assert "shop-r1/latest-context" in names
+    assert {"shop-r1/gdpo", "shop-r1/kang", "shop-r1/latest-context"} <= set(names)
     assert {"shop-r1/temp-0.2", "shop-r1/temp-1"} <= set(names)
+    assert set(PRESETS) == {"tiny", "quick", "smol", "paper"}
+    assert preset("smol").model == "smollm2-135m" and preset("quick").seeds == (0, 1)
 
 
-def test_aggregate_and_tables_show_mean_and_std() -> None:
-    runs = [
-        {"method": "sft", "seed": s, "exact_match": v, "type_accuracy": 50.0, "type_f1": 40.0}
-        for s, v in ((0, 10.0), (1, 20.0))
-    ] + [{"method": "shop-r1", "seed": 0, "exact_match": 30.0, "type_accuracy": 60.0}]
-    rows = aggregate(runs, ["sft", "shop-r1"])
-    assert rows[0]["exact_match"] == pytest.approx(15.0)
-    assert rows[0]["exact_match_std"] == pytest.approx(7.0710678)
-    tables = render_tables(rows)
-    assert "### Table 2" in tables and "15.00 ± 7.07" in tables and "| shop-r1 | 30.00" in tables
+def test_rows_pool_runs_and_tables_show_intervals() -> None:
+    click, term = ShopAction("click", "a"), ShopAction("terminate")
+    run = [
+        StepRecord(s, j, t, t if (s + j) % 2 else None)
+        for s in range(20)
+        for j, t in enumerate((click, term))
+    ]
+    rows = build_rows({"sft": [run, run]}, [], ["sft", "shop-r1"], "natural", samples=200)
+    assert [r["method"] for r in rows] == ["sft"]
+    row = rows[0]
+    assert row["exact_match"] == pytest.approx(50.0) and row["n_steps"] == 40 and row["runs"] == 2
+    lo, hi = row["exact_match_ci"]
+    assert lo < 50.0 < hi and row["exact_match_std"] == 0.0
+    tables = render_tables(rows, "natural")
+    assert "### Table 2" in tables and f"50.0 [{lo:.1f}, {hi:.1f}]" in tables
 
 
 def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     os.environ["REWARDGYM_HOME"] = str(tmp_path / "home")
     from rewardgym.envs.shopping.data import build_synthetic_store
-    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
-    store = build_synthetic_store(
-        tmp_path / "store", config=SyntheticShopperConfig(sessions=40, seed=5)
-    ).path
-    only = ["zero-shot", "sft", "shop-r1", "shop-r1/temp-1"]
-    rows = run_bench_shop("tiny", tmp_path / "out", data=store, only=only, progress=False)
-    assert [r["method"] for r in rows] == only
+    store = build_synthetic_store(tmp_path / "store", sessions=40, seed=5).path
+    only = ["baseline/frequency", "zero-shot", "sft", "shop-r1", "shop-r1/gdpo", "shop-r1/temp-1"]
+    config = replace(preset("tiny"), baselines=True)
+    results = run_bench_shop(config, tmp_path / "out", data=store, only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
-    assert [r["method"] for r in saved["rows"]] == only
+    names = [r["method"] for r in saved["rows"]]
+    assert names[:4] == [
+        "baseline/frequency",
+        "baseline/random",
+        "baseline/always-terminate",
+        "baseline/first-element",
+    ]
+    assert names[4:] == only[1:]
     for row in saved["rows"]:
         for key in ("exact_match", "type_accuracy", "type_f1", "exact_click", "type_acc_terminate"):
             assert 0.0 <= row[key] <= 100.0
+        lo, hi = row["exact_match_ci"]
+        assert lo <= row["exact_match"] <= hi and row["n_steps"] > 0
+    assert set(saved["protocol_rows"]) == {"natural", "paper"}
+    coverage = saved["prompt_coverage"]
+    for key in (
+        "target_in_prompt",
+        "previous_action_in_prompt",
+        "first_rationale_in_prompt",
+        "completion_fits",
+    ):
+        assert 0.0 <= coverage[key] <= 1.0
     assert saved["meta"]["preset"] == "tiny" and saved["meta"]["wall_seconds"] > 0
-    for name in ("results.csv", "results.md", "results.png"):
+    assert saved["temperature_choice"]["chosen"] == 0.6
+    assert all(len(losses) >= 2 for losses in saved["sft_losses"].values())  # first and last step
+    for name in ("results.csv", "results.md", "results.png", "reward_terms.png"):
         assert (tmp_path / "out" / name).stat().st_size > 0
-    assert "Table 2" in (tmp_path / "out" / "results.md").read_text()
-
-
-def test_group_advantages_divide_the_reward_scale_away() -> None:
-    from rewardgym.benchmarks.shop_advantage_probe import group_advantages
-
-    rewards = np.array([0.8, 0.8, 1000.8, 0.5])
-    scaled, spread = group_advantages(rewards * 1000.0)
-    plain, _ = group_advantages(rewards)
-    assert spread and np.allclose(scaled, plain, atol=1e-3)
-    assert not group_advantages(np.full(8, 0.5))[1]
+    text = (tmp_path / "out" / "results.md").read_text()
+    assert "Table 2" in text and "Protocol: paper" in text and "baseline/frequency" in text
+    assert results["rows"] == saved["rows"]

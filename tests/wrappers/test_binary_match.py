@@ -1,4 +1,4 @@
-"""The binary exact-match reward: 1 only when type, name and text match the human's after normalising."""
+"""The binary exact-match reward: 1 only when type, name and text match the human's in canonical form."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ SUBMIT = ShopAction("type_and_submit", name="search box", text="yoga mat")
         ({"type": "type_and_submit", "name": "search box", "text": "yoga mat"}, 1.0),
         ({"type": "type_and_submit", "name": " Search  Box ", "text": "YOGA mat"}, 1.0),
         ({"type": "type_and_submit", "name": "search box", "text": "yoga mats"}, 0.0),
-        ({"type": "type_and_submit", "name": "search-box", "text": "yoga mat"}, 0.0),
+        ({"type": "type_and_submit", "name": "search-box", "text": "yoga mat"}, 1.0),
+        ({"type": "type_and_submit", "name": "SEARCH_BOX", "text": "yoga, mat!"}, 1.0),
+        ({"type": "type_and_submit", "name": "searchbox", "text": "yoga mat"}, 0.0),
         ({"type": "click", "name": "search box"}, 0.0),
     ],
 )

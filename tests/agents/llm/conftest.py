@@ -46,7 +46,7 @@ def tiny_model(shop_store: Path, tiny_config, tmp_path_factory: pytest.TempPathF
 
     store, train = resolve_sessions(shop_store, "train")
     return create_default_model(
-        tmp_path_factory.mktemp("tiny-model") / "base", store, train, tiny_config.model
+        tmp_path_factory.mktemp("tiny-model") / "base", store, train, tiny_config.default_model
     )
 
 

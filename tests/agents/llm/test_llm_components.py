@@ -14,7 +14,12 @@ from rewardgym.agents.llm.generation import generate, rationale_positions
 from rewardgym.agents.llm.model import build_model, load_model, save_model
 from rewardgym.agents.llm.policy import LLMPolicy, generation_config
 from rewardgym.agents.llm.prompt import FOOTER, INSTRUCTIONS, TRUNCATED, PromptBuilder
-from rewardgym.agents.llm.rewards import EnvReward, certainty_kind, forward_rationale_certainty
+from rewardgym.agents.llm.rewards import (
+    TERMS,
+    EnvReward,
+    certainty_kind,
+    forward_rationale_certainty,
+)
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -46,7 +51,7 @@ def test_prompt_fits_budget_and_keeps_the_newest_context(tiny_model: Path) -> No
 
 def test_model_saves_and_loads_identically(tiny_model: Path, tiny_config, tmp_path: Path) -> None:
     model, tokenizer = load_model(tiny_model)
-    other = build_model(tiny_config.model, tokenizer, seed=1)
+    other = build_model(tiny_config.default_model, tokenizer, seed=1)
     save_model(other, tokenizer, tmp_path / "m")
     loaded, _ = load_model(tmp_path / "m")
     assert (tmp_path / "m" / "model.safetensors").is_file()
@@ -121,3 +126,32 @@ def test_env_reward_equals_stepping_the_wrapper(shop_store: Path, tiny_rows, wra
             direct.step("")
         assert direct.step(text)[1] == pytest.approx(value)
     assert got[0] >= 1.0 and got[0] > got[-1]
+
+
+def test_term_functions_split_the_wrapper_total(shop_store: Path, tiny_rows) -> None:
+    reward = EnvReward(ShopR1Reward(gym.make(SHOP_SESSION_ID, data=shop_store)))
+    rows = tiny_rows[2:6]
+    columns = {"session": [r.session for r in rows], "step": [r.step for r in rows]}
+    completions = [r.completion for r in rows]
+    totals = reward(["p"] * 4, completions, **columns)
+    parts = [
+        f(prompts=["p"] * 4, completions=completions, **columns) for f in reward.term_functions()
+    ]
+    assert [f.__name__ for f in reward.term_functions()] == [f"term_{t}" for t in TERMS]
+    assert np.allclose(np.sum(parts, axis=0), totals)
+    assert len(reward.durations) == 2  # one scoring for all five terms
+
+
+def test_chat_template_prompts_use_the_tokenizer_template(tiny_model: Path) -> None:
+    _, tokenizer = load_model(tiny_model)
+    tokenizer.chat_template = (
+        "{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}</{{ m['role'] }}>{% endfor %}"
+        "{% if add_generation_prompt %}<assistant>{% endif %}"
+    )
+    chat = PromptBuilder(tokenizer, PromptConfig(max_prompt_tokens=300))
+    prompt = chat({"context": "Step 1 (current) page:\n[checkout]"})
+    assert prompt.startswith("<system>You simulate") and prompt.endswith("<assistant>")
+    assert "[checkout]" in prompt.split("<user>")[1]
+    plain = PromptBuilder(tokenizer, PromptConfig(max_prompt_tokens=300, chat_template="never"))
+    assert plain({"context": "x"}).startswith(INSTRUCTIONS)
+    assert chat.env_kwargs()["max_context_tokens"] == chat.context_budget

