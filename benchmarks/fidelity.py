@@ -67,6 +67,7 @@ class Suite:
             n_boot=c.n_boot,
             seed=c.seed,
             batch_size=c.batch_size,
+            max_steps=c.max_steps,
         )
 
     def visit_all(self, policy: SimPolicy, visits: int) -> dict[str, list[VisitRecord]]:

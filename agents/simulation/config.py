@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from rewardgym.envs.shopping.context import ContextMode
+from rewardgym.envs.shopping.context import ContextMode, approx_token_count
 from rewardgym.envs.shopping.live.env import Opening
 
 FIRST_HELD_OUT_INTENT = 1_000_000
@@ -18,7 +19,11 @@ class ContextOptions:
     context: ContextMode = "session"
     """``session`` = the whole visit so far; ``latest`` = the current page only."""
     max_context_chars: int | None = None
-    """Character budget of the context (oldest pages are dropped first); None = no budget."""
+    """Character budget of the context (cut by the context mode's rules); None = no budget."""
+    max_context_tokens: int | None = None
+    """Token budget of the context, counted by ``count_tokens``; None = no budget."""
+    count_tokens: Callable[[str], int] = approx_token_count
+    """The token counter of that budget (an LLM policy's own tokenizer)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,10 @@ class SimulationConfig:
     """Seed of the bootstrap and of the policies' sampling."""
     batch_size: int = 32
     """Visits stepped together (one batched policy call per step)."""
+    max_steps: int | None = None
+    """Cut every visit (as truncated) after this many steps, the given first step included; None: the env's cap (40)."""
+    max_idle_steps: int = 5
+    """A visit ends (as truncated) after this many outputs in a row that did nothing (unparsed, or naming nothing on the page)."""
 
     def __post_init__(self) -> None:
         if self.visits < 2:
@@ -46,10 +55,12 @@ class SimulationConfig:
                 f"SimulationConfig.first_intent must leave room for {self.visits} intents below 2**31 "
                 f"(got {self.first_intent})"
             )
-        if self.n_boot < 1 or self.batch_size < 1:
+        if self.max_steps is not None and self.max_steps < 2:
+            raise ValueError(f"SimulationConfig.max_steps must be >= 2 (got {self.max_steps})")
+        if min(self.n_boot, self.batch_size, self.max_idle_steps) < 1:
             raise ValueError(
-                "SimulationConfig.n_boot and batch_size must be >= 1 "
-                f"(got {self.n_boot} and {self.batch_size})"
+                "SimulationConfig.n_boot, batch_size and max_idle_steps must be >= 1 "
+                f"(got {self.n_boot}, {self.batch_size} and {self.max_idle_steps})"
             )
 
     def intents(self) -> range:

@@ -17,15 +17,17 @@ Shop-R1's JSON action format instead.
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from rewardgym.agents.llm.config import GRPORunConfig, PromptConfig
+from rewardgym.agents.llm.config import GRPORunConfig, ModelKind, PromptConfig
 from rewardgym.agents.llm.generation import generate, rationale_positions
 from rewardgym.agents.llm.prompt import PromptBuilder
 from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
@@ -35,6 +37,8 @@ from rewardgym.wrappers.policy_output import PolicyOutput
 
 if TYPE_CHECKING:
     from datasets import Dataset
+
+    from rewardgym.agents.llm.grpo import GRPOResult
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,10 @@ class LiveRollout:
         }
         return ShopStoreEnv(store=self.store, opening="first_step", **{**kwargs, **self.env_kwargs})
 
+    def bind(self, builder: PromptBuilder) -> None:
+        """Build contexts to ``builder``'s token budget, counted with its tokenizer."""
+        self.env_kwargs = builder.env_kwargs()
+
     def play(
         self, keys: Sequence[tuple[int, int]], act: Callable[[list[dict[str, Any]]], list[str]]
     ) -> dict[tuple[int, int], dict[str, Any]]:
@@ -130,6 +138,7 @@ class LiveRollout:
 
         tokenizer = trainer.processing_class
         builder = PromptBuilder(tokenizer, self.prompt)
+        self.bind(builder)
         keys = [_key(p) for p in prompts]
         distinct = list(dict.fromkeys(keys))
         self.states = {}
@@ -199,4 +208,46 @@ class LiveStoreReward(EnvReward):
         return float(reward), info
 
 
-__all__ = ["LiveGRPOConfig", "LiveRollout", "LiveStoreReward", "live_rows"]
+def train_live_grpo(
+    model_path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: LiveGRPOConfig,
+    *,
+    prompt: PromptConfig,
+    wrapper: WrapperFactory | None = None,
+    progress: bool = True,
+    desc: str = "live store",
+    model_kind: ModelKind = "scratch",
+) -> GRPOResult:
+    """Multi-turn GRPO on ``ShopStore-v0`` from ``model_path`` (Shop-R1's reward by default); the model goes to ``out/model``."""
+    from rewardgym.agents.llm.grpo import ORDER_LOG, run_grpo
+    from rewardgym.wrappers import ShopR1Reward
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rollout = LiveRollout(config.store, prompt)
+    reward = LiveStoreReward(rollout, wrapper or ShopR1Reward, order_log=out / ORDER_LOG)
+    rollout.certainty = reward.kind
+    grpo = config.grpo
+    rows = live_rows(config, grpo.steps * grpo.prompts_per_step, seed=grpo.seed)
+    result = run_grpo(
+        model_path,
+        rows,
+        out,
+        reward,
+        rollout,
+        grpo,
+        progress=progress,
+        desc=desc,
+        model_kind=model_kind,
+    )
+    return result
+
+
+__all__ = [
+    "LiveGRPOConfig",
+    "LiveRollout",
+    "LiveStoreReward",
+    "live_rows",
+    "train_live_grpo",
+]

@@ -27,12 +27,14 @@ from rewardgym.agents.baselines.shop import (
     TerminateAgent,
 )
 from rewardgym.agents.simulation.config import ContextOptions
+from rewardgym.envs.shopping.context import approx_token_count
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.synthetic.shopper import Shopper
 from rewardgym.envs.shopping.synthetic.visit import Visit
 
 if TYPE_CHECKING:
+    from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
     from rewardgym.agents.llm.policy import LLMPolicy
 
 BASELINE_NAMES: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
@@ -131,15 +133,29 @@ class LLMSimPolicy:
     def __init__(self, policy: LLMPolicy, name: str) -> None:
         self.policy = policy
         self.name = name
-        prompt = policy.prompt_config
-        self.context = ContextOptions(prompt.context, prompt.max_context_chars)
+        kwargs = policy.env_kwargs()
+        self.context = ContextOptions(
+            kwargs["context"],
+            kwargs.get("max_context_chars"),
+            kwargs.get("max_context_tokens"),
+            kwargs.get("count_tokens", approx_token_count),
+        )
 
     @classmethod
-    def from_path(cls, path: str | os.PathLike[str], *, seed: int = 0) -> LLMSimPolicy:
+    def from_path(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        prompt: PromptConfig | None = None,
+        sampling: SamplingConfig | None = None,
+        seed: int = 0,
+        name: str | None = None,
+    ) -> LLMSimPolicy:
         """Load the model folder ``path`` (a shop-suite checkpoint or any HF causal LM)."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
-        return cls(LLMPolicy.from_path(path, seed=seed), f"llm/{Path(path).name}")
+        policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed)
+        return cls(policy, name or f"llm/{Path(path).name}")
 
     def start(self, slot: int, env: ShopStoreEnv) -> None:
         """The model keeps no per-visit state: everything is in the prompt."""

@@ -42,7 +42,7 @@ class VisitRecord:
     not_applied: int
     """Parsed actions that named nothing on their page or did nothing there."""
     truncated: bool
-    """Whether the visit hit the step cap without a terminate."""
+    """Whether the visit ended without a terminate: at the step cap, or after too many idle outputs in a row."""
 
 
 def run_visits(
@@ -65,6 +65,8 @@ def run_visits(
             opening=config.opening,
             context=options.context,
             max_context_chars=options.max_context_chars,
+            max_context_tokens=options.max_context_tokens,
+            count_tokens=options.count_tokens,
         )
         for _ in range(min(config.batch_size, len(chosen)))
     ]
@@ -72,16 +74,21 @@ def run_visits(
     with tqdm(total=len(chosen), desc=desc, disable=not progress, leave=False) as bar:
         for start in range(0, len(chosen), len(envs)):
             batch = chosen[start : start + len(envs)]
-            records.extend(_run_batch(policy, envs[: len(batch)], batch))
+            records.extend(_run_batch(policy, envs[: len(batch)], batch, config))
             bar.update(len(batch))
     return records
 
 
 def _run_batch(
-    policy: SimPolicy, envs: Sequence[ShopStoreEnv], intents: Sequence[int]
+    policy: SimPolicy,
+    envs: Sequence[ShopStoreEnv],
+    intents: Sequence[int],
+    config: SimulationConfig,
 ) -> list[VisitRecord]:
+    cap = config.max_steps if config.max_steps is not None else 1 << 30
     observations: dict[int, dict[str, Any]] = {}
     counts = {slot: [0, 0, 0, 0] for slot in range(len(envs))}  # steps, matches, unparsed, missed
+    idle = dict.fromkeys(range(len(envs)), 0)
     truncated: dict[int, bool] = {}
     for slot, (env, intent) in enumerate(zip(envs, intents, strict=True)):
         observations[slot], _ = env.reset(options={"intent": intent})
@@ -96,6 +103,8 @@ def _run_batch(
             tally[1] += bool(info["exact_match"])
             tally[2] += info["effect"] == "unparsed"
             tally[3] += info["effect"] != "unparsed" and not info["applied"]
+            idle[slot] = 0 if info["applied"] else idle[slot] + 1
+            truncate = truncate or idle[slot] >= config.max_idle_steps or info["step"] >= cap
             if terminated or truncate:
                 truncated[slot] = bool(truncate)
                 del observations[slot]

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rewardgym.envs.shopping.context import ContextMode, approx_token_count, build_context
+from rewardgym.envs.shopping.context import (
+    CONTEXT_MODES,
+    MAX_CONTEXT_CHARS,
+    ContextMode,
+    approx_token_count,
+    build_context,
+)
 from rewardgym.envs.shopping.parsing import format_output, parse_output
 from rewardgym.envs.shopping.schema import ACTION_TYPES, actions_match
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
@@ -17,7 +24,7 @@ from rewardgym.envs.shopping.synthetic.visit import Visit
 from rewardgym.envs.spaces import UnicodeText
 
 Opening = Literal["home", "first_step"]
-MAX_TEXT = 1 << 26
+MAX_TEXT = MAX_CONTEXT_CHARS
 MAX_ACTION_TEXT = 1 << 16
 _INTENT_RANGE = 1 << 31
 
@@ -40,7 +47,8 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     ## Observation
     A ``Dict`` built as ``ShopSession-v0`` builds it, plus the intent: ``context`` (the prompt
     context of the visit so far: every earlier page, action and rationale, then the current
-    page; ``context="latest"`` for the current page only; budgets as in ``ShopSession-v0``),
+    page; ``context="latest"`` for the current page only, ``"compact"`` for the compact
+    session; budgets and token counter as in ``ShopSession-v0``),
     ``page`` (the current simplified HTML), ``history`` (the earlier actions, each
     ``{"type": 0|1|2, "name", "text"}``) and ``intent``: the shopper's opening rationale, the
     sentence that starts its session in the replay corpus (e.g. *"I need a dimmable desk lamp
@@ -73,7 +81,8 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
 
     ## Info
     ``truth`` and ``truth_rationale`` (the shopper's choice where the action was taken; at
-    reset, its choice on the first page), ``prediction``, ``exact_match``, ``applied``,
+    reset, its choice on the first page), ``prediction``, ``parsed_output`` (the parsed
+    output itself, so reward wrappers do not parse again), ``exact_match``, ``applied``,
     ``effect`` (one of ``ACTION_KINDS``, or ``unparsed``), ``note``, ``page_type`` (after the
     step), ``intent_index``, ``step`` (steps taken so far), ``order_total`` (the amount when
     the step placed an order, else 0.0) and ``cart_size``.
@@ -100,8 +109,11 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         context: ContextMode = "session",
         max_context_chars: int | None = None,
         max_context_tokens: int | None = None,
+        count_tokens: Callable[[str], int] = approx_token_count,
         render_mode: str | None = None,
     ) -> None:
+        if context not in CONTEXT_MODES:
+            raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
         if opening not in ("home", "first_step"):
             raise ValueError(f"opening must be 'home' or 'first_step', got {opening!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -115,6 +127,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self.context_mode = context
         self.max_context_chars = max_context_chars
         self.max_context_tokens = max_context_tokens
+        self.count_tokens = count_tokens
         self.render_mode = render_mode
         past_action = spaces.Dict(
             {
@@ -161,21 +174,21 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             mode=self.context_mode,
             max_chars=self.max_context_chars,
             max_tokens=self.max_context_tokens,
-            count_tokens=approx_token_count,
+            count_tokens=self.count_tokens,
         )
         history = tuple(
             {
                 "type": ACTION_TYPES.index(s.action.type),
-                "name": s.action.name,
-                "text": s.action.text,
+                "name": s.action.name[:MAX_ACTION_TEXT],
+                "text": s.action.text[:MAX_ACTION_TEXT],
             }
             for s in steps
         )
         return {
             "context": text,
-            "page": self.visit.browser.html,
+            "page": self.visit.browser.html[:MAX_TEXT],
             "history": history,
-            "intent": self.intent_text,
+            "intent": self.intent_text[:MAX_TEXT],
         }
 
     def _state_info(self) -> dict[str, Any]:
@@ -245,6 +258,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             truth=truth.action.truth_dict(),
             truth_rationale=truth.rationale,
             prediction=parsed.to_info(),
+            parsed_output=parsed,
             exact_match=match,
             applied=applied,
             effect=effect,

@@ -108,3 +108,26 @@ def test_simulate_ab_command_writes_its_report_and_guards_the_output(tmp_path: P
     with pytest.raises(FileExistsError):
         main([*args[:-1], str(mine)])
     assert (mine / "notes.txt").read_text() == "keep"
+
+
+class Mute:
+    """A simulator whose outputs never parse."""
+
+    name = "mute"
+
+    def __init__(self) -> None:
+        from rewardgym.agents.simulation.config import ContextOptions
+
+        self.context = ContextOptions()
+
+    def start(self, slot, env) -> None:
+        pass
+
+    def act(self, slots, observations):
+        return ["..."] * len(observations)
+
+
+def test_a_visit_that_does_nothing_ends_after_the_idle_limit() -> None:
+    records = run_visits(Mute(), StoreConfig(), SimulationConfig(visits=3, max_idle_steps=4))
+    assert all(r.truncated and r.agent_steps == 4 and r.unparsed == 4 for r in records)
+    assert all(len(r.session.steps) == 1 for r in records), "only the given first step is logged"
