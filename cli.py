@@ -51,6 +51,15 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "COREN's tables: reward schemes x offline agents, evaluated in the simulator.",
         presets="rewardgym.benchmarks.embodied_config:PRESETS",
     ),
+    ("bench", "fidelity"): Command(
+        "rewardgym.benchmarks.fidelity:BenchFidelity",
+        "Shopper simulators on the live store: fidelity and A/B tables against the ground truth.",
+        presets="rewardgym.benchmarks.fidelity_config:PRESETS",
+    ),
+    ("simulate", "ab"): Command(
+        "rewardgym.agents.simulation.commands:SimulateAB",
+        "Counterfactual A/B test: a simulator vs the ground-truth shopper on two store variants.",
+    ),
     ("demo",): Command(
         "rewardgym.benchmarks.demo:Demo",
         "The main job: shopping baselines, then both suites at their quick presets.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 SHOP_SESSION_ID = "rewardgym/ShopSession-v0"
+SHOP_STORE_ID = "rewardgym/ShopStore-v0"
 HOUSEHOLD_V0_ID = "rewardgym/Household-v0"
 HOUSEHOLD_ID = "rewardgym/Household-v1"
 TRAJECTORY_REPLAY_ID = "rewardgym/TrajectoryReplay-v0"
@@ -24,6 +25,7 @@ def _register_all() -> None:
     if SHOP_SESSION_ID in registry:
         return
     register(id=SHOP_SESSION_ID, entry_point="rewardgym.envs.shopping.env:ShopSessionEnv")
+    register(id=SHOP_STORE_ID, entry_point="rewardgym.envs.shopping.live.env:ShopStoreEnv")
     register(id=HOUSEHOLD_V0_ID, entry_point="rewardgym.envs.household.env:HouseholdEnv")
     register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.v1.env:HouseholdV1Env")
     register(
@@ -51,6 +53,7 @@ __all__ = [
     "HOUSEHOLD_ID",
     "HOUSEHOLD_V0_ID",
     "SHOP_SESSION_ID",
+    "SHOP_STORE_ID",
     "TRAJECTORY_REPLAY_ID",
     "babyai_text_id",
     "rewardgym_ids",

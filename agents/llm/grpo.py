@@ -128,6 +128,51 @@ def train_grpo(
     ``dataset`` holds ``prompt``, ``session`` and ``step`` columns (extra columns are ignored).
     ``desc`` names the run in progress bars and errors.
     """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    env: gym.Env = make_env(data, "train", env_kwargs or {})
+    env = wrapper(env) if wrapper is not None else env
+    reward = EnvReward(env, order_log=out / ORDER_LOG)
+    rollout = make_rollout(reward.kind) if not use_vllm else None
+    try:
+        return run_grpo(
+            model_path,
+            dataset,
+            out,
+            reward,
+            rollout,
+            config,
+            resume=resume,
+            progress=progress,
+            use_vllm=use_vllm,
+            callbacks=callbacks,
+            desc=desc,
+            model_kind=model_kind,
+        )
+    finally:
+        env.close()
+
+
+def run_grpo(
+    model_path: str | os.PathLike[str],
+    dataset: Dataset,
+    out: str | os.PathLike[str],
+    reward: EnvReward,
+    rollout: Any,
+    config: GRPORunConfig | None = None,
+    *,
+    resume: bool = True,
+    progress: bool = True,
+    use_vllm: bool = False,
+    callbacks: Sequence[TrainerCallback] = (),
+    desc: str = "",
+    model_kind: ModelKind = "scratch",
+) -> GRPOResult:
+    """Run TRL's ``GRPOTrainer`` with ``reward`` (an :class:`EnvReward`) and ``rollout`` (a TRL ``rollout_func`` or None).
+
+    The one place the trainer is configured: :func:`train_grpo` (replayed sessions) and the
+    live-store GRPO of :mod:`rewardgym.agents.simulation.live_grpo` both come through here.
+    """
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
@@ -138,9 +183,6 @@ def train_grpo(
     config = config or GRPORunConfig()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    env: gym.Env = make_env(data, "train", env_kwargs or {})
-    env = wrapper(env) if wrapper is not None else env
-    reward = EnvReward(env, order_log=out / ORDER_LOG)
     tokenizer = load_tokenizer(model_path)
     columns = [c for c in dataset.column_names if c not in ("prompt", "session", "step")]
     train = dataset.remove_columns(columns)
@@ -172,7 +214,6 @@ def train_grpo(
         bf16=config.bf16 and bf16_available(),
         model_init_kwargs={"dtype": "float32"},
     )
-    rollout = make_rollout(reward.kind) if not use_vllm else None
     funcs: list[Any] = reward.term_functions() if config.advantages == "per-term" else [reward]
     trainer = GRPOTrainer(
         model=str(model_path),
@@ -191,7 +232,6 @@ def train_grpo(
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     seconds = time.perf_counter() - start
     path = save_model(policy, tokenizer, out / "model")
-    env.close()
     return GRPOResult(
         path,
         list(trainer.state.log_history),
@@ -201,4 +241,11 @@ def train_grpo(
     )
 
 
-__all__ = ["ORDER_LOG", "GRPOResult", "last_checkpoint", "make_rollout", "train_grpo"]
+__all__ = [
+    "ORDER_LOG",
+    "GRPOResult",
+    "last_checkpoint",
+    "make_rollout",
+    "run_grpo",
+    "train_grpo",
+]

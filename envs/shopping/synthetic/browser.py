@@ -1,22 +1,42 @@
-"""The store side of a synthetic session: what the shopper's browser shows and how pages change.
+"""The store side of a visit: what the shopper's browser shows, and how each action changes it.
 
 :class:`Browser` holds the current page (its kind, simplified HTML and metadata), the result
-list with its filters, the open product with its chosen options, and the cart. The behaviour
-model in :mod:`~rewardgym.envs.shopping.synthetic.shopper` only decides; the browser renders.
+list with its filters, the open product with its chosen options, the cart and the promo code,
+all under a :class:`~rewardgym.envs.shopping.synthetic.config.StoreConfig`. :meth:`Browser.apply`
+is the one implementation of the store's reaction to an action, used both when the replay
+generator writes sessions and when ``rewardgym/ShopStore-v0`` serves a live visit; the behaviour
+model in :mod:`~rewardgym.envs.shopping.synthetic.shopper` only decides.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote_plus
 
+from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.synthetic import pages
 from rewardgym.envs.shopping.synthetic.catalogue import Catalogue, Product, filter_products
 from rewardgym.envs.shopping.synthetic.categories import CATEGORY_BY_KEY
+from rewardgym.envs.shopping.synthetic.config import StoreConfig
 
 _PRICE_CAPS: tuple[float, ...] = (20.0, 30.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0)
+_SORTS: dict[str, str] = {"sort_price": "price", "sort_rating": "rating"}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one action did to the store: whether it took effect, its kind, and a note saying what or why not."""
+
+    applied: bool
+    kind: str
+    note: str
+    product: int | None = None
+    """The pid of the product page the action opened, if it opened one."""
+    order_total: float | None = None
+    """The amount of the order the action placed, if it placed one."""
 
 
 @dataclass(slots=True)
@@ -34,8 +54,6 @@ class ResultList:
     max_price: float | None = None
     sort: str | None = None
     page: int = 1
-    filter_tried: bool = False
-    suggestion_handled: bool = False
 
     def listing(self) -> tuple[Product, ...]:
         """The found products after the active filters and sort."""
@@ -71,21 +89,34 @@ def price_caps(category: str | None) -> tuple[float, ...]:
     return tuple(c for c in _PRICE_CAPS if low * 1.3 < c < high * 0.9)[:3]
 
 
+def _ranked(products: tuple[Product, ...], ranking: str) -> tuple[Product, ...]:
+    if ranking == "rating":
+        return tuple(sorted(products, key=lambda p: (-p.rating, p.pid)))
+    if ranking == "price":
+        return tuple(sorted(products, key=lambda p: (p.price, p.pid)))
+    return products
+
+
 class Browser:
     """The page the shopper sees, plus the session state the store keeps (results, product, cart)."""
 
-    def __init__(self, catalogue: Catalogue, results_per_page: int) -> None:
+    def __init__(self, catalogue: Catalogue, config: StoreConfig) -> None:
         self.catalogue = catalogue
-        self.per_page = results_per_page
+        self.config = config
+        self.per_page = config.results_per_page
         self.results: ResultList | None = None
+        self.results_serial = 0
         self.product: Product | None = None
         self.colour: str | None = None
         self.size: str | None = None
         self.cart: list[tuple[Product, str]] = []
+        self.promo: str | None = None
         self.order_total = ""
         self.kind = "home"
         self.html = ""
         self.meta: dict[str, Any] = {}
+        # Controls whose name encodes a value (a brand slug, a listing position): name -> value.
+        self.targets: dict[str, Any] = {}
 
     def _show(self, kind: str, html: str, url: str) -> None:
         self.kind, self.html, self.meta = kind, html, {"page_type": kind, "url": url}
@@ -97,31 +128,39 @@ class Browser:
 
     def has(self, name: str) -> bool:
         """Whether the current page has an element named ``name``."""
-        return f'name="{name}"' in self.html
+        # Page text never holds a raw quote (queries are escaped), so this finds attributes only.
+        return '"' not in name and f'name="{name}"' in self.html
 
     def show_home(self) -> None:
         """Show the landing page."""
+        self.targets = {}
         self._show("home", pages.render_home(len(self.cart)), "/")
+
+    def _new_results(self, results: ResultList) -> None:
+        self.results = results
+        self.results_serial += 1
+        self.show_results()
 
     def open_query(self, query: str) -> None:
         """Run ``query`` through the search engine and show the first results page."""
         found = self.catalogue.search(query)
-        self.results = ResultList(
-            heading=f'Results for "{query}"',
-            query=query,
-            url=f"/search?q={quote_plus(query)}",
-            found=found.products,
-            category=found.category,
-            suggestion=found.suggestion,
+        self._new_results(
+            ResultList(
+                heading=f'Results for "{query}"',
+                query=query,
+                url=f"/search?q={quote_plus(query)}",
+                found=_ranked(found.products, self.config.ranking),
+                category=found.category,
+                suggestion=found.suggestion,
+            )
         )
-        self.show_results()
 
     def open_category(self, key: str) -> None:
-        """Show a category's listing, most reviewed first."""
+        """Show a category's listing, most reviewed first under the ``relevance`` ranking."""
         found = tuple(sorted(self.catalogue.by_category[key], key=lambda p: (-p.n_reviews, p.pid)))
         heading = key.replace("_", " ").title()
-        self.results = ResultList(heading, "", f"/c/{key}", found, key, None)
-        self.show_results()
+        ranked = _ranked(found, self.config.ranking)
+        self._new_results(ResultList(heading, "", f"/c/{key}", ranked, key, None))
 
     def visible(self) -> tuple[tuple[Product, ...], bool]:
         """The listings on the current results page, and whether a next page exists."""
@@ -130,15 +169,27 @@ class Browser:
         start = (self.results.page - 1) * self.per_page
         return listing[start : start + self.per_page], len(listing) > start + self.per_page
 
+    def price_caps(self) -> tuple[float, ...]:
+        """The price-cap filters the current result list offers (none when the store has no price filter)."""
+        if self.results is None or "price" not in self.config.filters:
+            return ()
+        return price_caps(self.results.category)
+
     def show_results(self) -> None:
         """Render the current result list at its current page, filters and sort."""
         res = self.results
         assert res is not None
+        filters = self.config.filters
         visible, has_next = self.visible()
-        counts = Counter(p.brand for p in res.found)
-        brands = {b for b, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:4]}
-        if res.brand:
-            brands.add(res.brand)
+        brands: set[str] = set()
+        if "brand" in filters:
+            counts = Counter(p.brand for p in res.found)
+            brands = {b for b, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:4]}
+            if res.brand:
+                brands.add(res.brand)
+        features = CATEGORY_BY_KEY[res.category].features if res.category else ()
+        features = features if "feature" in filters else ()
+        caps = self.price_caps()
         html = pages.render_results(
             heading=res.heading,
             query=res.query,
@@ -148,11 +199,22 @@ class Browser:
             has_next=has_next,
             suggestion=res.suggestion,
             brands=tuple(sorted(brands)),
-            features=CATEGORY_BY_KEY[res.category].features if res.category else (),
-            price_caps=price_caps(res.category),
+            features=features,
+            price_caps=caps,
             active=res.active(),
             cart_count=len(self.cart),
+            sorts="sort" in filters,
         )
+        self.targets = {
+            **{pages.brand_filter_name(b): ("brand", b) for b in brands},
+            **{pages.feature_filter_name(f): ("feature", f) for f in features},
+            **{pages.price_filter_name(c): ("max_price", c) for c in caps},
+            **{
+                pages.product_name(i, part): product
+                for i, product in enumerate(visible, start=1)
+                for part in ("title", "image")
+            },
+        }
         suffix = "".join(f"&f={quote_plus(a)}" for a in res.active())
         page = f"&page={res.page}" if res.page > 1 else ""
         self._show("search_results", html, f"{res.url}{suffix}{page}")
@@ -164,19 +226,26 @@ class Browser:
 
     def show_product(self) -> None:
         """Render the open product's page with the options chosen so far."""
-        assert self.product is not None
+        product = self.product
+        assert product is not None
         html = pages.render_product(
-            self.product,
+            product,
             query=self.query,
             colour=self.colour,
             size=self.size,
             cart_count=len(self.cart),
         )
-        self._show("product", html, f"/product/{self.product.pid}")
+        colours = product.colours if len(product.colours) > 1 else ()
+        self.targets = {
+            **{pages.option_name("color", c): ("colour", c) for c in colours},
+            **{pages.option_name("size", s): ("size", s) for s in product.sizes},
+        }
+        self._show("product", html, f"/product/{product.pid}")
 
     def show_reviews(self) -> None:
         """Show the open product's reviews."""
         assert self.product is not None
+        self.targets = {}
         html = pages.render_reviews(self.product, query=self.query, cart_count=len(self.cart))
         self._show("reviews", html, f"/product/{self.product.pid}/reviews")
 
@@ -188,20 +257,136 @@ class Browser:
 
     def show_cart(self) -> None:
         """Show the cart."""
+        self.targets = {
+            **{f"cart_item_{i}": p for i, (p, _) in enumerate(self.cart, start=1)},
+            **{f"remove_item_{i}": i - 1 for i in range(1, len(self.cart) + 1)},
+        }
         self._show("cart", pages.render_cart(tuple(self.cart), query=self.query), "/cart")
 
-    def show_checkout(self, promo: str | None) -> None:
-        """Show checkout; orders of $50 or more ship free, a promo code takes 10% off the items."""
-        items = tuple(self.cart)
-        shipping = 0.0 if sum(p.price for p, _ in items) >= 50 else 5.99
-        self.order_total = f"${pages.order_total(items, shipping, promo):.2f}"
-        html = pages.render_checkout(items, shipping=shipping, promo=promo)
+    def show_checkout(self) -> None:
+        """Show checkout: free shipping from the store's threshold, the promo discount if a code was applied."""
+        config, items = self.config, tuple(self.cart)
+        subtotal = sum(p.price for p, _ in items)
+        shipping = 0.0 if subtotal >= config.free_shipping_over else config.shipping_fee
+        rate = config.promo_discount
+        self.order_total = f"${pages.order_total(items, shipping, self.promo, rate):.2f}"
+        html = pages.render_checkout(items, shipping=shipping, promo=self.promo, rate=rate)
+        self.targets = {}
         self._show("checkout", html, "/checkout")
 
     def show_confirmation(self, order_id: str) -> None:
-        """Show the confirmation of order ``order_id``; the cart is emptied."""
+        """Show the confirmation of order ``order_id``; the cart and the promo code are cleared."""
         self.cart.clear()
+        self.promo = None
+        self.targets = {}
         self._show("confirmation", pages.render_confirmation(order_id), f"/order/{order_id}")
 
+    def apply(self, action: ShopAction, rng: random.Random) -> Outcome:
+        """Carry out ``action`` on the current page; one that names nothing here leaves the page as it is.
 
-__all__ = ["Browser", "ResultList", "price_caps"]
+        ``rng`` draws what the store itself makes up (order numbers). The returned
+        :class:`Outcome` says whether the action took effect and, in words, what it did or why not.
+        """
+        kind = pages.action_kind(action)
+        if action.type == "terminate":
+            return Outcome(True, kind, "ended the visit")
+        name = action.name
+        if not self.has(name):
+            return Outcome(False, kind, f"no element named {name!r} on this {self.kind} page")
+        if action.type == "type_and_submit":
+            return self._submit(name, action.text, kind)
+        if name in pages.TEXT_INPUTS:
+            return Outcome(False, kind, f"{name!r} is a text box: type_and_submit into it")
+        return self._click(name, kind, rng)
+
+    def _submit(self, name: str, text: str, kind: str) -> Outcome:
+        if name not in pages.TEXT_INPUTS:
+            return Outcome(False, kind, f"{name!r} is not a text box; click it instead")
+        if not text.strip():
+            return Outcome(False, kind, f"nothing typed into {name!r}")
+        if name == pages.SEARCH_INPUT:
+            self.open_query(text)
+            return Outcome(True, kind, f"searched for {text!r}")
+        if text.strip().upper() not in {c.upper() for c in self.config.promo_codes}:
+            self.show_checkout()
+            return Outcome(True, kind, f"promo code {text!r} refused")
+        self.promo = text
+        self.show_checkout()
+        return Outcome(True, kind, f"promo code {text!r} applied")
+
+    def _click(self, name: str, kind: str, rng: random.Random) -> Outcome:
+        res, target = self.results, self.targets.get(name)
+        if name in ("nav_home", "continue_shopping"):
+            self.show_home()
+        elif name in ("nav_cart", "back_to_cart"):
+            self.show_cart()
+        elif name == "search_button":
+            if not self.query:
+                return Outcome(False, kind, "the search box is empty: type_and_submit a query")
+            self.open_query(self.query)
+        elif name.startswith("category_") and name.removeprefix("category_") in CATEGORY_BY_KEY:
+            self.open_category(name.removeprefix("category_"))
+        elif isinstance(target, Product):
+            self.open_product(target)
+            return Outcome(True, kind, f"opened {target.title}", product=target.pid)
+        elif name == "back_to_results" and res is not None:
+            self.show_results()
+        elif res is not None and self.kind == "search_results":
+            return self._on_results_control(name, kind, res, target)
+        elif self.product is not None and self.kind in ("product", "reviews"):
+            return self._on_product_control(name, kind, target)
+        elif self.kind == "cart" and isinstance(target, int):
+            del self.cart[target]
+            self.show_cart()
+        elif name == "checkout" and self.cart:
+            self.show_checkout()
+        elif name == "place_order" and self.cart:
+            total = float(self.order_total.lstrip("$"))
+            self.show_confirmation(f"SS-{rng.randrange(10**6):06d}")
+            return Outcome(True, kind, f"placed an order of ${total:.2f}", order_total=total)
+        else:
+            return Outcome(False, kind, f"{name!r} does nothing on this {self.kind} page")
+        return Outcome(True, kind, f"clicked {name!r}")
+
+    def _on_results_control(self, name: str, kind: str, res: ResultList, target: Any) -> Outcome:
+        if name == "clear_filters":
+            res.clear()
+        elif name in _SORTS:
+            res.sort, res.page = _SORTS[name], 1
+        elif isinstance(target, tuple):
+            field, value = target
+            setattr(res, field, value)
+            res.page = 1
+        elif name == "next_page":
+            res.page += 1
+        elif name == "prev_page":
+            res.page = max(1, res.page - 1)
+        elif name == "did_you_mean" and res.suggestion:
+            self.open_query(res.suggestion)
+            return Outcome(True, kind, f"searched for {res.suggestion!r}")
+        else:
+            return Outcome(False, kind, f"{name!r} does nothing on this results page")
+        self.show_results()
+        return Outcome(True, kind, f"clicked {name!r}")
+
+    def _on_product_control(self, name: str, kind: str, target: Any) -> Outcome:
+        if name == "see_reviews":
+            self.show_reviews()
+        elif name == "back_to_product":
+            self.show_product()
+        elif isinstance(target, tuple) and self.kind == "product":
+            field, value = target
+            setattr(self, field, value)
+            self.show_product()
+        elif name == "add_to_cart":
+            self.add_open_product()
+            self.show_cart()
+        elif name == "buy_now":
+            self.add_open_product()
+            self.show_checkout()
+        else:
+            return Outcome(False, kind, f"{name!r} does nothing on this {self.kind} page")
+        return Outcome(True, kind, f"clicked {name!r}")
+
+
+__all__ = ["Browser", "Outcome", "ResultList", "price_caps"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import random
@@ -250,6 +251,24 @@ def build_catalogue(seed: int, products_per_category: int = 40) -> Catalogue:
     return Catalogue(tuple(products), by_category)
 
 
+def repriced(catalogue: Catalogue, factor: float) -> Catalogue:
+    """``catalogue`` with every price multiplied by ``factor`` and rounded to the cent (itself at 1)."""
+    if factor == 1.0:
+        return catalogue
+    by_category = {
+        key: tuple(dataclasses.replace(p, price=round(p.price * factor, 2)) for p in items)
+        for key, items in catalogue.by_category.items()
+    }
+    products = tuple(p for items in by_category.values() for p in items)
+    return Catalogue(tuple(sorted(products, key=lambda p: p.pid)), by_category)
+
+
+@functools.lru_cache(maxsize=16)
+def priced_catalogue(seed: int, products_per_category: int, factor: float) -> Catalogue:
+    """The catalogue of ``seed`` at ``factor`` times its prices (built once per process and arguments)."""
+    return repriced(build_catalogue(seed, products_per_category), factor)
+
+
 __all__ = [
     "QUERY_FILLER",
     "Catalogue",
@@ -258,4 +277,6 @@ __all__ = [
     "SearchResult",
     "build_catalogue",
     "filter_products",
+    "priced_catalogue",
+    "repriced",
 ]

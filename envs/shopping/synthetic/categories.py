@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 
@@ -150,6 +151,9 @@ CATEGORIES: tuple[CategorySpec, ...] = (
 
 CATEGORY_BY_KEY: dict[str, CategorySpec] = {spec.key: spec for spec in CATEGORIES}
 
+PROMO_CODES: tuple[str, ...] = ("SAVE10", "WELCOME15", "SPRING20", "FREESHIP")
+"""The promo codes some shoppers hold and the store accepts by default."""
+
 REVIEW_PRAISE: tuple[str, ...] = (
     "Does exactly what I wanted.",
     "Great value for the price.",
@@ -189,6 +193,7 @@ REVIEWER_NAMES: tuple[str, ...] = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """Lower-case ``text`` and keep only ``[a-z0-9]`` runs joined by underscores, for element names."""
     out: list[str] = []
@@ -207,6 +212,7 @@ def slug(text: str) -> str:
 __all__ = [
     "CATEGORIES",
     "CATEGORY_BY_KEY",
+    "PROMO_CODES",
     "REVIEWER_NAMES",
     "REVIEW_COMPLAINT",
     "REVIEW_MIXED",

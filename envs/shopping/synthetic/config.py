@@ -1,8 +1,76 @@
-"""The knobs of the synthetic shopper, in one frozen dataclass whose defaults give the default data set."""
+"""The knobs of the synthetic shopper and of the store it visits, as frozen dataclasses whose defaults give the default data set."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Literal, get_args
+
+from rewardgym.envs.shopping.synthetic.categories import PROMO_CODES
+
+Ranking = Literal["relevance", "rating", "price"]
+FilterKind = Literal["brand", "feature", "price", "sort"]
+FILTER_KINDS: tuple[str, ...] = get_args(FilterKind)
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """How the synthetic store is set up: its catalogue, ranking, prices, page size and filters.
+
+    The defaults are the store every replay session of the default corpus was generated in
+    (:meth:`SyntheticShopperConfig.store`); ``rewardgym/ShopStore-v0`` takes one of these, and
+    :mod:`~rewardgym.envs.shopping.synthetic.variants` names the changed stores of the A/B tests.
+    """
+
+    catalogue_seed: int = 0
+    """Seed of the catalogue (and of the intents' random streams: intent ``i`` is session ``i`` of this seed)."""
+    products_per_category: int = 40
+    """Catalogue size per category (8 categories)."""
+    results_per_page: int = 5
+    """Products listed on one results page."""
+    ranking: Ranking = "relevance"
+    """Order of a result list: the search engine's ``relevance`` (most reviewed first on a category page), top ``rating`` first, or lowest ``price`` first."""
+    price_factor: float = 1.0
+    """Every catalogue price is multiplied by this (rounded to the cent); 1.2 is "prices up 20%"."""
+    filters: tuple[FilterKind, ...] = ("brand", "feature", "price", "sort")
+    """Which filter buttons the results pages offer: ``brand``, ``feature``, ``price`` caps and the ``sort`` buttons."""
+    promo_codes: tuple[str, ...] = PROMO_CODES
+    """Codes the checkout accepts (case-insensitive); any other code is refused."""
+    promo_discount: float = 0.10
+    """Share of the items' price a valid promo code takes off."""
+    free_shipping_over: float = 50.0
+    """Orders whose items cost at least this ship free."""
+    shipping_fee: float = 5.99
+    """Shipping charged below ``free_shipping_over``."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.results_per_page <= self.products_per_category:
+            raise ValueError(
+                "StoreConfig needs 1 <= results_per_page <= products_per_category "
+                f"(got {self.results_per_page} and {self.products_per_category})"
+            )
+        if self.ranking not in get_args(Ranking):
+            raise ValueError(
+                f"StoreConfig.ranking must be one of {get_args(Ranking)} (got {self.ranking!r})"
+            )
+        if not (math.isfinite(self.price_factor) and self.price_factor > 0):
+            raise ValueError(
+                f"StoreConfig.price_factor must be finite and > 0 (got {self.price_factor})"
+            )
+        unknown = [f for f in self.filters if f not in FILTER_KINDS]
+        if unknown or len(set(self.filters)) != len(self.filters):
+            raise ValueError(
+                f"StoreConfig.filters must be distinct names from {FILTER_KINDS} (got {self.filters})"
+            )
+        if not 0.0 <= self.promo_discount < 1.0:
+            raise ValueError(
+                f"StoreConfig.promo_discount must lie in [0, 1) (got {self.promo_discount})"
+            )
+        if self.free_shipping_over < 0 or self.shipping_fee < 0:
+            raise ValueError(
+                "StoreConfig.free_shipping_over and shipping_fee must be >= 0 "
+                f"(got {self.free_shipping_over} and {self.shipping_fee})"
+            )
 
 
 @dataclass(frozen=True)
@@ -92,5 +160,13 @@ class SyntheticShopperConfig:
                 f"(got {self.patience_range})"
             )
 
+    def store(self) -> StoreConfig:
+        """The store this config's sessions are generated in: its catalogue seed and page size, default otherwise."""
+        return StoreConfig(
+            catalogue_seed=self.seed,
+            products_per_category=self.products_per_category,
+            results_per_page=self.results_per_page,
+        )
 
-__all__ = ["SyntheticShopperConfig"]
+
+__all__ = ["FILTER_KINDS", "FilterKind", "Ranking", "StoreConfig", "SyntheticShopperConfig"]

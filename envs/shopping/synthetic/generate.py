@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from rewardgym.envs.shopping.schema import ShopSession
 from rewardgym.envs.shopping.synthetic.catalogue import Catalogue, build_catalogue
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
-from rewardgym.envs.shopping.synthetic.intents import Intent, sample_intent
-from rewardgym.envs.shopping.synthetic.shopper import Shopper
+from rewardgym.envs.shopping.synthetic.intents import Intent
+from rewardgym.envs.shopping.synthetic.visit import (
+    Visit,
+    play,
+    session_id,
+    session_rng,
+    visit_intent,
+)
 
-_SPREAD_SECONDS = 90 * 24 * 3600.0
 # Bumped whenever a change alters the sessions a config produces; caches should key on it.
 GENERATOR_VERSION = 1
-
-
-def session_id(index: int) -> str:
-    """The id of the ``index``-th (0-based) synthetic session: ``syn-000001`` for index 0."""
-    return f"syn-{index + 1:06d}"
-
-
-def session_rng(seed: int, index: int) -> random.Random:
-    """The private random stream of session ``index``; string seeds hash with SHA-512, stable across runs."""
-    return random.Random(f"rewardgym-synthetic-session:{seed}:{index}")
 
 
 def catalogue_for(config: SyntheticShopperConfig) -> Catalogue:
@@ -33,17 +27,16 @@ def catalogue_for(config: SyntheticShopperConfig) -> Catalogue:
 
 def intent_for_session(config: SyntheticShopperConfig, index: int) -> Intent:
     """The hidden intent behind session ``index``, for analysis and tests; never in the data itself."""
-    return sample_intent(session_rng(config.seed, index), catalogue_for(config), config)
+    return visit_intent(config.store(), config, index)
 
 
 def make_session(config: SyntheticShopperConfig, index: int) -> ShopSession:
-    """Generate session ``index`` alone; it depends only on ``config``'s behaviour knobs, seed and ``index``."""
-    catalogue = catalogue_for(config)
-    rng = session_rng(config.seed, index)
-    intent = sample_intent(rng, catalogue, config)
-    start = config.start_time + rng.uniform(0.0, _SPREAD_SECONDS)
-    steps = Shopper(rng, intent, catalogue, config, start).run()
-    return ShopSession(session_id(index), steps)
+    """Generate session ``index`` alone; it depends only on ``config``'s behaviour knobs, seed and ``index``.
+
+    It is the ground-truth shopper's visit ``index`` to the store ``config.store()``, played
+    by the same code that serves ``rewardgym/ShopStore-v0``.
+    """
+    return play(Visit(index, store=config.store(), shopper=config))
 
 
 def generate_sessions(config: SyntheticShopperConfig) -> Iterator[ShopSession]:

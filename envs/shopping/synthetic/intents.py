@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rewardgym.envs.shopping.synthetic.catalogue import Catalogue, Product
-from rewardgym.envs.shopping.synthetic.categories import CATEGORY_BY_KEY, CategorySpec
+from rewardgym.envs.shopping.synthetic.categories import CATEGORY_BY_KEY, PROMO_CODES, CategorySpec
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 
-PROMO_CODES: tuple[str, ...] = ("SAVE10", "WELCOME15", "SPRING20", "FREESHIP")
 _NICE_STEPS: tuple[float, ...] = (10.0, 20.0, 25.0, 50.0)
 
 

@@ -8,13 +8,94 @@ which the shopper uses too, so an action's name always refers to an element of i
 
 from __future__ import annotations
 
+import re
 from html import escape
 
+from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.synthetic.catalogue import Product
 from rewardgym.envs.shopping.synthetic.categories import CATEGORIES, slug
 
 SEARCH_INPUT = "search_input"
+PROMO_INPUT = "promo_code_input"
+TEXT_INPUTS: frozenset[str] = frozenset({SEARCH_INPUT, PROMO_INPUT})
+"""The text boxes of the store: the only elements a ``type_and_submit`` can name."""
 STORE_NAME = "ShopSim"
+DEFAULT_DISCOUNT = 0.10
+
+ACTION_KINDS: tuple[str, ...] = (
+    "search",
+    "category",
+    "listing",
+    "filter",
+    "page",
+    "option",
+    "reviews",
+    "back",
+    "cart",
+    "buy",
+    "promo",
+    "terminate",
+    "other",
+)
+"""What an action does in the store, by the element it names (see :func:`action_kind`)."""
+
+_KIND_BY_NAME: dict[str, str] = {
+    "search_button": "search",
+    "did_you_mean": "search",
+    "clear_filters": "filter",
+    "sort_price": "filter",
+    "sort_rating": "filter",
+    "next_page": "page",
+    "prev_page": "page",
+    "see_reviews": "reviews",
+    "back_to_results": "back",
+    "back_to_product": "back",
+    "back_to_cart": "back",
+    "continue_shopping": "back",
+    "nav_home": "back",
+    "add_to_cart": "cart",
+    "nav_cart": "cart",
+    "buy_now": "buy",
+    "checkout": "buy",
+    "place_order": "buy",
+    "apply_promo": "promo",
+}
+_KIND_BY_PATTERN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"product_\d+_(?:title|image)|cart_item_\d+"), "listing"),
+    (re.compile(r"filter_(?:brand|feature|price_under)_\S+"), "filter"),
+    (re.compile(r"option_(?:color|size)_\S+"), "option"),
+    (re.compile(r"category_\w+"), "category"),
+    (re.compile(r"remove_item_\d+"), "cart"),
+)
+
+
+_NAME = re.compile(r'\bname="([^"]*)"')
+
+
+def element_names(html: str) -> list[str]:
+    """The ``name`` of every element of a simplified-HTML page, in document order."""
+    return _NAME.findall(html)
+
+
+def action_kind(action: ShopAction) -> str:
+    """One of :data:`ACTION_KINDS` for ``action``, read from its type and element name alone.
+
+    Example:
+        >>> from rewardgym.envs.shopping.schema import ShopAction
+        >>> action_kind(ShopAction("click", "product_2_image")), action_kind(ShopAction("terminate"))
+        ('listing', 'terminate')
+    """
+    if action.type == "terminate":
+        return "terminate"
+    if action.type == "type_and_submit":
+        return {SEARCH_INPUT: "search", PROMO_INPUT: "promo"}.get(action.name, "other")
+    kind = _KIND_BY_NAME.get(action.name)
+    if kind is not None:
+        return kind
+    for pattern, kind in _KIND_BY_PATTERN:
+        if pattern.fullmatch(action.name):
+            return kind
+    return "other"
 
 
 def product_name(position: int, part: str) -> str:
@@ -87,6 +168,7 @@ def render_results(
     price_caps: tuple[float, ...],
     active: tuple[str, ...],
     cart_count: int,
+    sorts: bool = True,
 ) -> str:
     """A search or category results page: spelling hint, filter and sort bar, listings, pagination."""
     parts = [f"<h1>{escape(heading)}</h1><p>{total} results</p>"]
@@ -96,9 +178,10 @@ def render_results(
         *(f'<button name="{brand_filter_name(b)}">{b}</button>' for b in brands),
         *(f'<button name="{feature_filter_name(f)}">{f}</button>' for f in features),
         *(f'<button name="{price_filter_name(c)}">Under ${c:g}</button>' for c in price_caps),
-        '<button name="sort_price">Price: low to high</button>',
-        '<button name="sort_rating">Top rated</button>',
     ]
+    if sorts:
+        buttons.append('<button name="sort_price">Price: low to high</button>')
+        buttons.append('<button name="sort_rating">Top rated</button>')
     if active:
         buttons.append(f'<button name="clear_filters">Clear: {", ".join(active)}</button>')
     parts.append(f"<div>{''.join(buttons)}</div><ul>")
@@ -177,25 +260,32 @@ def render_cart(items: tuple[tuple[Product, str], ...], *, query: str) -> str:
 
 
 def order_total(
-    items: tuple[tuple[Product, str], ...], shipping: float, promo: str | None
+    items: tuple[tuple[Product, str], ...],
+    shipping: float,
+    promo: str | None,
+    rate: float = DEFAULT_DISCOUNT,
 ) -> float:
-    """The amount due: items plus shipping, less 10% of the items when a promo code is applied."""
+    """The amount due: items plus shipping, less ``rate`` (10%) of the items when a promo code is applied."""
     subtotal = sum(p.price for p, _ in items)
-    return round(subtotal + shipping - (subtotal * 0.1 if promo else 0.0), 2)
+    return round(subtotal + shipping - (subtotal * rate if promo else 0.0), 2)
 
 
 def render_checkout(
-    items: tuple[tuple[Product, str], ...], *, shipping: float, promo: str | None
+    items: tuple[tuple[Product, str], ...],
+    *,
+    shipping: float,
+    promo: str | None,
+    rate: float = DEFAULT_DISCOUNT,
 ) -> str:
     """The checkout page: order summary, shipping, a promo-code box and the place-order button."""
     subtotal = sum(p.price for p, _ in items)
-    discount = round(subtotal * 0.1, 2) if promo else 0.0
+    discount = round(subtotal * rate, 2) if promo else 0.0
     promo_line = f"<p>Promo {escape(promo)}: -${discount:.2f}</p>" if promo else ""
     body = (
         f"<h1>Checkout</h1><p>{len(items)} item(s): ${subtotal:.2f}</p>"
         f"<p>Shipping: ${shipping:.2f}</p>{promo_line}"
-        f"<p>Total: ${order_total(items, shipping, promo):.2f}</p>"
-        '<input name="promo_code_input" type="text" placeholder="Promo code" value=""/>'
+        f"<p>Total: ${order_total(items, shipping, promo, rate):.2f}</p>"
+        f'<input name="{PROMO_INPUT}" type="text" placeholder="Promo code" value=""/>'
         '<button name="apply_promo">Apply</button>'
         '<button name="place_order">Place order</button>'
         '<a name="back_to_cart">Back to cart</a>'
@@ -213,9 +303,14 @@ def render_confirmation(order_id: str) -> str:
 
 
 __all__ = [
+    "ACTION_KINDS",
+    "PROMO_INPUT",
     "SEARCH_INPUT",
+    "TEXT_INPUTS",
+    "action_kind",
     "brand_filter_name",
     "category_name",
+    "element_names",
     "feature_filter_name",
     "option_name",
     "order_total",

@@ -274,6 +274,13 @@ def leave_cart(rng: random.Random) -> str:
     )
 
 
+def empty_cart(rng: random.Random) -> str:
+    """Why the shopper leaves a cart that holds nothing."""
+    return rng.choice(
+        ("My cart is empty, back to shopping.", "Nothing in here yet; let me keep looking.")
+    )
+
+
 def checkout(rng: random.Random) -> str:
     """Why the shopper proceeds to checkout."""
     return rng.choice(("Everything's in the cart, time to check out.", "Proceeding to checkout."))
@@ -315,6 +322,7 @@ __all__ = [
     "choose_option",
     "clear_filters",
     "compare_more",
+    "empty_cart",
     "enough_browsing",
     "enter_promo",
     "follow_suggestion",

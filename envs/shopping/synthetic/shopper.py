@@ -1,57 +1,64 @@
-"""The behaviour model: one simulated shopper with a hidden intent browsing the synthetic store.
+"""The behaviour model: one simulated shopper with a hidden intent deciding what to do on each page.
 
 The shopper is a small state machine over page kinds (home, results, product, reviews, cart,
-checkout, confirmation). On every page it takes one action, writes a first-person rationale,
-and the :class:`~rewardgym.envs.shopping.synthetic.browser.Browser` renders the next page.
-Choices follow the intent (best-fitting listing, filters it would use, reasons to reject a
-product) with noise drawn from the shopper's decisiveness, patience and habits, so the next
-action is predictable from the context only up to the hidden intent.
+checkout, confirmation). :meth:`Shopper.decide` reads the store's current page
+(:class:`~rewardgym.envs.shopping.synthetic.browser.Browser`) and returns one action with a
+first-person rationale; it never changes the store. Whoever acts (the shopper itself, or
+another policy in ``rewardgym/ShopStore-v0``), the store applies the action and the shopper
+:meth:`~Shopper.observe` s its outcome. Choices follow the intent (best-fitting listing, filters
+it would use, reasons to reject a product) with noise drawn from the shopper's decisiveness,
+patience and habits, so the next action is predictable from the context only up to the intent.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from rewardgym.envs.shopping.schema import ShopAction, ShopStep
+from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.synthetic import pages, rationales
-from rewardgym.envs.shopping.synthetic.browser import Browser, ResultList, price_caps
-from rewardgym.envs.shopping.synthetic.catalogue import Catalogue, Product
+from rewardgym.envs.shopping.synthetic.browser import Browser, Outcome, ResultList
+from rewardgym.envs.shopping.synthetic.catalogue import Product
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent, perceived_utility, rejection_reason
 from rewardgym.envs.shopping.synthetic.queries import make_query
 
-# Mean seconds a shopper spends on each page kind before acting (log-normal around these).
-_DWELL: dict[str, float] = {
-    "home": 5.0, "search_results": 9.0, "product": 16.0, "reviews": 25.0,
-    "cart": 7.0, "checkout": 14.0, "confirmation": 6.0,
-}  # fmt: skip
 # Listings whose perceived fit is below this are not worth a click.
 _MIN_APPEAL = 0.5
 _MAX_SEARCHES = 4
 
 
-class Shopper:
-    """Simulates one session of one shopper with ``intent`` and returns its logged steps."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the shopper chooses to do on a page, and the first-person reason it gives."""
 
-    def __init__(
-        self,
-        rng: random.Random,
-        intent: Intent,
-        catalogue: Catalogue,
-        config: SyntheticShopperConfig,
-        start_time: float,
-    ) -> None:
+    action: ShopAction
+    rationale: str
+
+
+def _click(name: str, rationale: str) -> Decision:
+    return Decision(ShopAction("click", name), rationale)
+
+
+def _terminate(rationale: str) -> Decision:
+    return Decision(ShopAction("terminate"), rationale)
+
+
+class Shopper:
+    """The decisions of one shopper with ``intent``, from its private random stream ``rng``."""
+
+    def __init__(self, rng: random.Random, intent: Intent, config: SyntheticShopperConfig) -> None:
         self.rng = rng
         self.intent = intent
         self.config = config
-        self.view = Browser(catalogue, config.results_per_page)
-        self.clock = start_time
-        self.steps: list[ShopStep] = []
         self.patience = intent.patience
         self.searches = 0
         self.viewed: set[int] = set()
         self.rejected: set[int] = set()
         self.reviews_read: set[int] = set()
+        # Result lists (by the store's serial number) already filtered or spell-checked.
+        self.filter_tried: set[int] = set()
+        self.suggestion_handled: set[int] = set()
         self.best_seen: Product | None = None
         self.decided = False
         self.saved_only = False
@@ -60,80 +67,83 @@ class Shopper:
         self.want_reviews = False
         self.want_compare = False
 
-    def _act(self, action: ShopAction, rationale: str) -> None:
-        dwell = _DWELL[self.view.kind] * self.rng.lognormvariate(-0.1, 0.45)
-        if action.type == "type_and_submit":
-            dwell += 0.3 * len(action.text)
-        self.clock += dwell
-        step = ShopStep(self.view.html, action, rationale, round(self.clock, 2), self.view.meta)
-        self.steps.append(step)
-        self.clock += self.rng.uniform(0.3, 1.5)
+    def decide(self, view: Browser, steps_taken: int) -> Decision:
+        """The shopper's next action on ``view``'s page after ``steps_taken`` steps (a terminate at the cap)."""
+        if steps_taken >= self.config.max_steps - 1:
+            return self._fed_up()
+        kind = view.kind
+        if kind == "home":
+            return self._on_home()
+        if kind == "search_results":
+            return self._on_results(view)
+        if kind == "product":
+            return self._on_product(view)
+        if kind == "reviews":
+            return self._on_reviews(view)
+        if kind == "cart":
+            return self._on_cart(view)
+        if kind == "checkout":
+            return self._on_checkout(view)
+        return _terminate(rationales.order_done(self.rng))
 
-    def _click(self, name: str, rationale: str) -> None:
-        self._act(ShopAction("click", name), rationale)
+    def observe(self, action: ShopAction, outcome: Outcome) -> None:
+        """Take in what an action (its own or another's) did: a product opened, a search made."""
+        if not outcome.applied:
+            return
+        if outcome.product is not None:
+            self.viewed.add(outcome.product)
+            self.fresh_visit = True
+        if action.type == "type_and_submit" and action.name == pages.SEARCH_INPUT:
+            self.searches += 1
 
-    def _terminate(self, rationale: str) -> bool:
-        self._act(ShopAction("terminate"), rationale)
-        return True
-
-    def _fed_up(self) -> bool:
+    def _fed_up(self) -> Decision:
         if self.intent.goal == "browse" and self.viewed:
-            return self._terminate(rationales.enough_browsing(self.rng))
-        return self._terminate(rationales.give_up(self.rng, self.intent))
+            return _terminate(rationales.enough_browsing(self.rng))
+        return _terminate(rationales.give_up(self.rng, self.intent))
 
-    def _search(self, rationale: str) -> bool:
+    def _search(self, rationale: str) -> Decision:
         query, _ = make_query(self.rng, self.intent, self.config, self.searches)
-        self.searches += 1
-        self._act(ShopAction("type_and_submit", pages.SEARCH_INPUT, query), rationale)
-        self.view.open_query(query)
-        return False
+        return Decision(ShopAction("type_and_submit", pages.SEARCH_INPUT, query), rationale)
 
-    def _on_home(self) -> bool:
+    def _on_home(self) -> Decision:
         if self.rng.random() < self.config.category_browse_rate:
-            key = self.intent.category
-            self._click(pages.category_name(key), rationales.intro_category(self.rng, self.intent))
-            self.view.open_category(key)
-            return False
+            name = pages.category_name(self.intent.category)
+            return _click(name, rationales.intro_category(self.rng, self.intent))
         return self._search(rationales.intro_search(self.rng, self.intent))
 
-    def _filter(self, res: ResultList) -> bool:
+    def _filter(self, view: Browser, res: ResultList) -> Decision | None:
         intent, rng = self.intent, self.rng
         options: list[tuple[str, str, float]] = []
-        if intent.brand and self.view.has(pages.brand_filter_name(intent.brand)):
+        if intent.brand and view.has(pages.brand_filter_name(intent.brand)):
             options.append(("brand", intent.brand, 3.0))
         if res.category == intent.category:
-            options.append(("feature", intent.must[0], 2.0))
-            caps = [c for c in price_caps(res.category) if c <= intent.budget * 1.1]
+            if view.has(pages.feature_filter_name(intent.must[0])):
+                options.append(("feature", intent.must[0], 2.0))
+            caps = [c for c in view.price_caps() if c <= intent.budget * 1.1]
             if caps:
                 options.append(("price", f"{max(caps):g}", 2.0))
-        options += [("sort", "price", 1.0), ("sort", "rating", 1.0)]
+        options += [("sort", s, 1.0) for s in ("price", "rating") if view.has(f"sort_{s}")]
+        self.filter_tried.add(view.results_serial)
+        if not options:
+            return None
         kind, value, _ = rng.choices(options, weights=[w for *_, w in options])[0]
-        res.filter_tried, res.page = True, 1
         if kind == "brand":
-            name, label, res.brand = pages.brand_filter_name(value), value, value
+            name, label = pages.brand_filter_name(value), value
         elif kind == "feature":
-            name, label, res.feature = pages.feature_filter_name(value), value, value
+            name, label = pages.feature_filter_name(value), value
         elif kind == "price":
-            res.max_price = float(value)
-            name, label = pages.price_filter_name(res.max_price), f"under ${value}"
+            name, label = pages.price_filter_name(float(value)), f"under ${value}"
         else:
-            name, label, res.sort = f"sort_{value}", value, value
-        self._click(name, rationales.use_filter(rng, kind, label))
-        self.view.show_results()
-        return False
+            name, label = f"sort_{value}", value
+        return _click(name, rationales.use_filter(rng, kind, label))
 
-    def _follow_suggestion(self, suggestion: str) -> bool:
-        self._click("did_you_mean", rationales.follow_suggestion(self.rng, suggestion))
-        self.view.open_query(suggestion)
-        return False
+    def _follow_suggestion(self, suggestion: str) -> Decision:
+        return _click("did_you_mean", rationales.follow_suggestion(self.rng, suggestion))
 
-    def _on_empty_results(self, res: ResultList) -> bool:
+    def _on_empty_results(self, res: ResultList) -> Decision:
         self.patience -= 1
         if res.active():
-            res.clear()
-            self._click("clear_filters", rationales.clear_filters(self.rng))
-            self.view.show_results()
-            return False
+            return _click("clear_filters", rationales.clear_filters(self.rng))
         if res.suggestion and self.rng.random() < 0.7:
             return self._follow_suggestion(res.suggestion)
         if self.searches < _MAX_SEARCHES and self.patience >= 0:
@@ -141,21 +151,22 @@ class Shopper:
             return self._search(rationales.retry_search(self.rng, self.intent, reason))
         return self._fed_up()
 
-    def _on_results(self) -> bool:
-        res, rng, intent = self.view.results, self.rng, self.intent
+    def _on_results(self, view: Browser) -> Decision:
+        res, rng, intent = view.results, self.rng, self.intent
         assert res is not None
-        visible, has_next = self.view.visible()
+        visible, has_next = view.visible()
         if not visible:
             return self._on_empty_results(res)
-        if res.suggestion and not res.suggestion_handled:
-            res.suggestion_handled = True
+        serial = view.results_serial
+        if res.suggestion and serial not in self.suggestion_handled:
+            self.suggestion_handled.add(serial)
             draw = rng.random()
             if draw < 0.35:
                 return self._follow_suggestion(res.suggestion)
             if draw < 0.5 and self.searches < _MAX_SEARCHES:
                 return self._search(rationales.retry_search(rng, intent, "typo"))
         if intent.goal == "browse" and len(self.viewed) >= intent.browse_views:
-            return self._terminate(rationales.enough_browsing(rng))
+            return _terminate(rationales.enough_browsing(rng))
         positions = {p.pid: i for i, p in enumerate(visible, start=1)}
         candidates = [p for p in visible if p.pid not in self.viewed and p.pid not in self.rejected]
         scores = {p.pid: perceived_utility(p, intent) for p in candidates}
@@ -164,12 +175,12 @@ class Shopper:
         seen = self.best_seen
         if seen is not None and seen.pid in positions and (not appealing or len(self.viewed) >= 3):
             self.decided = True
-            self._click(
-                pages.product_name(positions[seen.pid], "title"), rationales.revisit(rng, seen)
-            )
-            return self._visit(seen)
-        if not res.filter_tried and rng.random() < intent.filter_rate:
-            return self._filter(res)
+            name = pages.product_name(positions[seen.pid], "title")
+            return _click(name, rationales.revisit(rng, seen))
+        if serial not in self.filter_tried and rng.random() < intent.filter_rate:
+            chosen_filter = self._filter(view, res)
+            if chosen_filter is not None:
+                return chosen_filter
         if best is not None and appealing:
             chosen, is_best = best, True
             if rng.random() > intent.decisiveness:
@@ -178,48 +189,32 @@ class Shopper:
                 if others:
                     chosen, is_best = rng.choice(others), False
             part = "image" if rng.random() < self.config.image_click_rate else "title"
-            self._click(
+            return _click(
                 pages.product_name(positions[chosen.pid], part),
                 rationales.open_listing(rng, intent, chosen, is_best),
             )
-            self.viewed.add(chosen.pid)
-            return self._visit(chosen)
         self.patience -= 1
         if self.patience < 0:
             return self._fed_up()
         if has_next and rng.random() < 0.55:
-            res.page += 1
-            self._click("next_page", rationales.next_page(rng))
-            self.view.show_results()
-            return False
+            return _click("next_page", rationales.next_page(rng))
         if self.searches < _MAX_SEARCHES:
             return self._search(rationales.retry_search(rng, intent, "mismatch"))
         return self._fed_up()
 
-    def _visit(self, product: Product) -> bool:
-        self.fresh_visit = True
-        self.view.open_product(product)
-        return False
-
-    def _back_to_results(self, rationale: str) -> bool:
-        self._click("back_to_results", rationale)
-        self.view.show_results()
-        return False
-
     def _reject(self, product: Product) -> None:
         self.rejected.add(product.pid)
         self.patience -= 1
-        if self.best_seen is product:
+        if self.best_seen is not None and self.best_seen.pid == product.pid:
             self.best_seen = None
 
-    def _choose_option(self, kind: str, offered: tuple[str, ...], wanted: str | None) -> str:
+    def _choose_option(self, kind: str, offered: tuple[str, ...], wanted: str | None) -> Decision:
         value = wanted if wanted is not None and wanted in offered else self.rng.choice(offered)
         name = pages.option_name("color" if kind == "colour" else "size", value)
-        self._click(name, rationales.choose_option(self.rng, kind, value, wanted))
-        return value
+        return _click(name, rationales.choose_option(self.rng, kind, value, wanted))
 
-    def _on_product(self) -> bool:
-        product, rng, intent, view = self.view.product, self.rng, self.intent, self.view
+    def _on_product(self, view: Browser) -> Decision:
+        product, rng, intent = view.product, self.rng, self.intent
         assert product is not None
         reason = rejection_reason(product, intent)
         if reason is not None:
@@ -228,7 +223,7 @@ class Shopper:
                 return self._fed_up()
             if reason == "feature" and rng.random() < 0.12 and self.searches < _MAX_SEARCHES:
                 return self._search(rationales.retry_search(rng, intent, "mismatch"))
-            return self._back_to_results(rationales.reject(rng, intent, product, reason))
+            return _click("back_to_results", rationales.reject(rng, intent, product, reason))
         browsing = intent.goal == "browse"
         if self.fresh_visit:
             # Decide once per visit, not again after every option click on the same page.
@@ -243,87 +238,46 @@ class Shopper:
         if self.want_reviews:
             self.want_reviews = False
             self.reviews_read.add(product.pid)
-            self._click("see_reviews", rationales.open_reviews(rng, product))
-            view.show_reviews()
-            return False
+            return _click("see_reviews", rationales.open_reviews(rng, product))
         if browsing and not view.cart and rng.random() < 0.15:
             self.saved_only = True
-            return self._add_to_cart(rationales.save_for_later(rng, product))
+            return _click("add_to_cart", rationales.save_for_later(rng, product))
         if self.want_compare:
             self.best_seen = None if browsing else product
-            return self._back_to_results(rationales.compare_more(rng, product))
+            return _click("back_to_results", rationales.compare_more(rng, product))
         if len(product.colours) > 1 and view.colour is None:
-            view.colour = self._choose_option("colour", product.colours, intent.colour)
-            view.show_product()
-            return False
+            return self._choose_option("colour", product.colours, intent.colour)
         if product.sizes and view.size is None:
-            view.size = self._choose_option("size", product.sizes, intent.size)
-            view.show_product()
-            return False
+            return self._choose_option("size", product.sizes, intent.size)
         if rng.random() < 0.12:
-            view.add_open_product()
-            self._click("buy_now", rationales.add_to_cart(rng, product, buy_now=True))
-            view.show_checkout(None)
-            return False
-        return self._add_to_cart(rationales.add_to_cart(rng, product, buy_now=False))
+            return _click("buy_now", rationales.add_to_cart(rng, product, buy_now=True))
+        return _click("add_to_cart", rationales.add_to_cart(rng, product, buy_now=False))
 
-    def _add_to_cart(self, rationale: str) -> bool:
-        self.view.add_open_product()
-        self._click("add_to_cart", rationale)
-        self.view.show_cart()
-        return False
-
-    def _on_reviews(self) -> bool:
-        product = self.view.product
+    def _on_reviews(self, view: Browser) -> Decision:
+        product = view.product
         assert product is not None
         stars = [r.stars for r in product.reviews]
         if sum(stars) / len(stars) >= 3.2:
-            self._click("back_to_product", rationales.reviews_verdict(self.rng, True))
-            self.view.show_product()
-            return False
+            return _click("back_to_product", rationales.reviews_verdict(self.rng, True))
         self._reject(product)
-        return self._back_to_results(rationales.reviews_verdict(self.rng, False))
+        return _click("back_to_results", rationales.reviews_verdict(self.rng, False))
 
-    def _on_cart(self) -> bool:
+    def _on_cart(self, view: Browser) -> Decision:
+        if not view.cart:
+            return _click("continue_shopping", rationales.empty_cart(self.rng))
         if self.saved_only or self.rng.random() < self.config.abandon_rate:
-            return self._terminate(rationales.leave_cart(self.rng))
-        self._click("checkout", rationales.checkout(self.rng))
-        self.view.show_checkout(None)
-        return False
+            return _terminate(rationales.leave_cart(self.rng))
+        return _click("checkout", rationales.checkout(self.rng))
 
-    def _on_checkout(self) -> bool:
+    def _on_checkout(self, view: Browser) -> Decision:
         code = self.intent.promo_code
         if code is not None and not self.promo_applied:
             self.promo_applied = True
-            action = ShopAction("type_and_submit", "promo_code_input", code)
-            self._act(action, rationales.enter_promo(self.rng, code))
-            self.view.show_checkout(code)
-            return False
+            action = ShopAction("type_and_submit", pages.PROMO_INPUT, code)
+            return Decision(action, rationales.enter_promo(self.rng, code))
         if self.rng.random() < self.config.abandon_rate:
-            return self._terminate(rationales.abandon(self.rng))
-        self._click("place_order", rationales.place_order(self.rng, self.view.order_total))
-        self.view.show_confirmation(f"SS-{self.rng.randrange(10**6):06d}")
-        return False
-
-    def run(self) -> tuple[ShopStep, ...]:
-        """Play the session from the home page to its single final ``terminate``."""
-        self.view.show_home()
-        handlers = {
-            "home": self._on_home,
-            "search_results": self._on_results,
-            "product": self._on_product,
-            "reviews": self._on_reviews,
-            "cart": self._on_cart,
-            "checkout": self._on_checkout,
-            "confirmation": lambda: self._terminate(rationales.order_done(self.rng)),
-        }
-        done = False
-        while not done:
-            if len(self.steps) >= self.config.max_steps - 1:
-                done = self._fed_up()
-            else:
-                done = handlers[self.view.kind]()
-        return tuple(self.steps)
+            return _terminate(rationales.abandon(self.rng))
+        return _click("place_order", rationales.place_order(self.rng, view.order_total))
 
 
-__all__ = ["Shopper"]
+__all__ = ["Decision", "Shopper"]

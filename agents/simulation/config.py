@@ -1,0 +1,71 @@
+"""Typed settings of simulated store visits: which intents, how a visit opens, what a policy's prompt context holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rewardgym.envs.shopping.context import ContextMode, approx_token_count
+from rewardgym.envs.shopping.live.env import Opening
+
+FIRST_HELD_OUT_INTENT = 1_000_000
+"""Intents from here on are no session of any replay corpus shorter than a million sessions."""
+
+
+@dataclass(frozen=True)
+class ContextOptions:
+    """The context ``ShopStore-v0`` builds for a policy (as ``ShopSession-v0`` would for the same policy)."""
+
+    context: ContextMode = "session"
+    """``session`` = the whole visit so far; ``latest`` = the current page only."""
+    max_context_chars: int | None = None
+    """Character budget of the context (cut by the context mode's rules); None = no budget."""
+    max_context_tokens: int | None = None
+    """Token budget of the context, counted by ``count_tokens``; None = no budget."""
+    count_tokens: Callable[[str], int] = approx_token_count
+    """The token counter of that budget (an LLM policy's own tokenizer)."""
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """How many visits, from which intents, opened how, and how their statistics are bootstrapped."""
+
+    visits: int = 1000
+    """Visits per store variant (the same intents visit every variant)."""
+    first_intent: int = FIRST_HELD_OUT_INTENT
+    """Index of the first intent; visits take ``first_intent``, ``first_intent + 1``, ... (held out from training)."""
+    opening: Opening = "first_step"
+    """``first_step``: the ground-truth shopper's first step (it states the intent) is given, as in Shop-R1's protocol; ``home``: the policy starts on the home page."""
+    n_boot: int = 500
+    """Bootstrap resamples of every interval."""
+    seed: int = 0
+    """Seed of the bootstrap and of the policies' sampling."""
+    batch_size: int = 32
+    """Visits stepped together (one batched policy call per step)."""
+    max_steps: int | None = None
+    """Cut every visit (as truncated) after this many steps, the given first step included; None: the env's cap (40)."""
+    max_idle_steps: int = 5
+    """A visit ends (as truncated) after this many outputs in a row that did nothing (unparsed, or naming nothing on the page)."""
+
+    def __post_init__(self) -> None:
+        if self.visits < 2:
+            raise ValueError(f"SimulationConfig.visits must be >= 2 (got {self.visits})")
+        if not 0 <= self.first_intent < 2**31 - self.visits:
+            raise ValueError(
+                f"SimulationConfig.first_intent must leave room for {self.visits} intents below 2**31 "
+                f"(got {self.first_intent})"
+            )
+        if self.max_steps is not None and self.max_steps < 2:
+            raise ValueError(f"SimulationConfig.max_steps must be >= 2 (got {self.max_steps})")
+        if min(self.n_boot, self.batch_size, self.max_idle_steps) < 1:
+            raise ValueError(
+                "SimulationConfig.n_boot, batch_size and max_idle_steps must be >= 1 "
+                f"(got {self.n_boot}, {self.batch_size} and {self.max_idle_steps})"
+            )
+
+    def intents(self) -> range:
+        """The intent indices of the visits."""
+        return range(self.first_intent, self.first_intent + self.visits)
+
+
+__all__ = ["FIRST_HELD_OUT_INTENT", "ContextOptions", "SimulationConfig"]

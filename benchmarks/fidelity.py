@@ -1,0 +1,196 @@
+"""``rewardgym bench fidelity``: how faithful are shopper simulators on a live store, and do they predict A/B effects?
+
+Reads top to bottom: the ground-truth shopper (seed 0) visits the base store and every store
+variant with the same held-out intents; then every simulator does the same: the
+ground-truth shopper with other seeds (the noise floor), the baselines, and the learned
+simulators (the shop suite's SFT and Shop-R1 models, trained through the shop suite's own
+code or reused from a ``bench shop`` output, plus the model trained with multi-turn GRPO on
+the live store). Each simulator gets one ``fidelity`` row (its base-store visits against the
+ground truth's on the same intents: every divergence of
+:mod:`rewardgym.agents.evaluation.fidelity` with 95% intervals, and the classifier AUC) and
+one ``ab`` row per variant (its conversion, basket and length effects against the ground
+truth's, and whether the direction agrees). Writes ``results.json``, ``results.md``,
+``fidelity.png`` and ``ab.png`` under ``out``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import tyro
+from rich.console import Console
+
+from rewardgym.agents.evaluation.fidelity import session_fidelity, summarize
+from rewardgym.agents.simulation.ab import EFFECTS, ab_effects, compare_effect
+from rewardgym.agents.simulation.config import SimulationConfig
+from rewardgym.agents.simulation.policies import (
+    BaselinePolicy,
+    ShopperPolicy,
+    SimPolicy,
+    resolve_policy,
+)
+from rewardgym.agents.simulation.visits import VisitRecord, run_visits
+from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig, PresetName, preset
+from rewardgym.benchmarks.fidelity_report import ab_row, fidelity_row, plot, render_tables
+from rewardgym.envs.shopping.synthetic.config import StoreConfig
+from rewardgym.envs.shopping.synthetic.variants import store_variant
+
+OUTPUT_KIND = "bench-fidelity"
+
+
+class Suite:
+    """One ``bench fidelity`` run: the ground truth's visits (made once) and every simulator's rows."""
+
+    def __init__(self, config: FidelityBenchConfig, progress: bool) -> None:
+        self.config = config
+        self.progress = progress
+        self.console = Console()
+        self.stores: dict[str, StoreConfig] = {
+            name: store_variant(name) for name in ("base", *config.variants)
+        }
+        self.truth: dict[str, list[VisitRecord]] = {}
+        self.fidelity: list[dict[str, Any]] = []
+        self.ab: list[dict[str, Any]] = []
+        self.timings: dict[str, float] = {}
+
+    def simulation(self, visits: int) -> SimulationConfig:
+        """The visits' settings: held-out intents, the first step given, the suite's bootstrap."""
+        c = self.config
+        return SimulationConfig(
+            visits=visits,
+            first_intent=c.first_intent,
+            opening="first_step",
+            n_boot=c.n_boot,
+            seed=c.seed,
+            batch_size=c.batch_size,
+            max_steps=c.max_steps,
+        )
+
+    def visit_all(self, policy: SimPolicy, visits: int) -> dict[str, list[VisitRecord]]:
+        """``policy``'s visits to every store, with the same intents."""
+        sim = self.simulation(visits)
+        return {
+            name: run_visits(
+                policy, store, sim, progress=self.progress, desc=f"{policy.name} {name}"
+            )
+            for name, store in self.stores.items()
+        }
+
+    def ground_truth(self) -> None:
+        """The ground-truth shopper's visits to every store (the reference of every row)."""
+        start = time.perf_counter()
+        self.truth = self.visit_all(ShopperPolicy(0), self.config.visits)
+        self.timings["truth"] = time.perf_counter() - start
+
+    def score(self, policy: SimPolicy, kind: str, visits: int) -> None:
+        """Visit every store with ``policy`` and add its fidelity row and A/B rows."""
+        start = time.perf_counter()
+        mine = self.visit_all(policy, visits)
+        boot = {"n_boot": self.config.n_boot, "seed": self.config.seed}
+        truth = {name: records[:visits] for name, records in self.truth.items()}
+        report = session_fidelity(
+            [r.session for r in mine["base"]],
+            [r.session for r in truth["base"]],
+            paired=True,
+            **boot,
+        )
+        self.fidelity.append(fidelity_row(policy.name, kind, report, mine["base"]))
+        summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
+        truths = {name: [summarize(r.session) for r in rs] for name, rs in truth.items()}
+        for variant in self.config.variants:
+            sim = ab_effects(summaries["base"], summaries[variant], **boot)
+            tru = ab_effects(truths["base"], truths[variant], **boot)
+            comparisons = {e: compare_effect(sim[e], tru[e]) for e in EFFECTS}
+            self.ab.append(ab_row(policy.name, kind, variant, visits, comparisons))
+        seconds = time.perf_counter() - start
+        self.timings[policy.name] = seconds
+        row = self.fidelity[-1]
+        self.console.print(
+            f"{policy.name}: AUC {row['auc']:.3f}, exact {row['exact_match']:.2f}, "
+            f"{visits} visits x {len(self.stores)} stores in {seconds:.0f} s"
+        )
+
+
+def run_bench_fidelity(
+    config: FidelityBenchConfig,
+    out: str | Path,
+    *,
+    overwrite: bool = False,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run the suite, write its files under ``out`` (atomically, refusing a directory it did not write)."""
+    from rewardgym.runtime import atomic_output, write_atomic, write_json_atomic
+
+    wall = time.perf_counter()
+    suite = Suite(config, progress)
+    with atomic_output(out, OUTPUT_KIND, overwrite=overwrite) as tmp:
+        suite.ground_truth()
+        for seed in config.noise_seeds:
+            suite.score(ShopperPolicy(seed), "noise floor", config.visits)
+        for name in config.baselines:
+            policy = resolve_policy(name)
+            assert isinstance(policy, BaselinePolicy)
+            suite.score(policy, "baseline", config.visits)
+        if config.shop_rows or config.live_grpo:
+            from rewardgym.benchmarks.fidelity_models import learned_simulators
+
+            start = time.perf_counter()
+            learned = learned_simulators(config, tmp / "models", progress=progress)
+            suite.timings["training"] = time.perf_counter() - start
+            for policy in learned:
+                suite.score(policy, "learned", config.llm_visits)
+        seconds = time.perf_counter() - wall
+        results = {
+            "meta": {
+                "suite": "fidelity",
+                "preset": config.name,
+                "config": dataclasses.asdict(config),
+                "stores": {k: dataclasses.asdict(v) for k, v in suite.stores.items()},
+                "wall_seconds": seconds,
+                "phase_seconds": suite.timings,
+            },
+            "fidelity": suite.fidelity,
+            "ab": suite.ab,
+        }
+        write_json_atomic(tmp / "results.json", results)
+        tables = render_tables(suite.fidelity, suite.ab)
+        write_atomic(tmp / "results.md", f"# bench fidelity ({config.name})\n\n{tables}\n")
+        plot(suite.fidelity, suite.ab, tmp)
+    suite.console.print(f"\n{tables}\n", markup=False, soft_wrap=True)
+    suite.console.print(
+        f"bench fidelity ({config.name}): {seconds / 60:.1f} min; results in {out}/"
+    )
+    return results
+
+
+@dataclass(frozen=True)
+class BenchFidelity:
+    """Fidelity and A/B tables of shopper simulators on the live store, against the ground-truth shopper."""
+
+    config: Annotated[FidelityBenchConfig, tyro.conf.arg(name="")] = field(
+        default_factory=FidelityBenchConfig
+    )
+    preset: PresetName = "quick"
+    """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min), paper (GPU)."""
+    out: Path = Path("results/fidelity")
+    """Output directory (new or empty, or an earlier ``bench fidelity`` output with --overwrite)."""
+    overwrite: bool = False
+    """Replace an earlier ``bench fidelity`` output in ``--out``."""
+
+    def run(self) -> None:
+        """Run the suite and write its files."""
+        run_bench_fidelity(self.config, self.out, overwrite=self.overwrite)
+
+
+if __name__ == "__main__":
+    args = tyro.cli(
+        BenchFidelity, description=__doc__, default=BenchFidelity(config=preset("quick"))
+    )
+    args.run()
+
+
+__all__ = ["BenchFidelity", "Suite", "run_bench_fidelity"]

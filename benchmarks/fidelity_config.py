@@ -1,0 +1,139 @@
+"""Settings of ``rewardgym bench fidelity``: the suite's config and its presets.
+
+``tiny`` is for tests, ``quick`` for 2 CPU cores (within 15 minutes: the shop suite's quick
+preset with a smaller default model), ``paper`` for a GPU (more visits, the shop suite's own
+quick models).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from rewardgym.agents.llm.config import ModelConfig
+from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
+from rewardgym.benchmarks.shop_config import BenchConfig
+from rewardgym.benchmarks.shop_config import preset as shop_preset
+from rewardgym.envs.shopping.synthetic.variants import VariantName
+
+PresetName = Literal["tiny", "quick", "paper"]
+
+
+@dataclass(frozen=True)
+class FidelityBenchConfig:
+    """Which simulators visit which stores, how many times, and where the learned simulators come from."""
+
+    name: str = "quick"
+    """Preset name, recorded in ``results.json``."""
+    visits: int = 800
+    """Visits per store for the ground truth, its other seeds and the baselines (the same intents everywhere)."""
+    llm_visits: int = 200
+    """Visits per store for each learned simulator (the first ``llm_visits`` of the same intents)."""
+    first_intent: int = FIRST_HELD_OUT_INTENT
+    """First held-out intent; intents ``first_intent ... + visits - 1`` visit every store."""
+    variants: tuple[VariantName, ...] = (
+        "price-up-20",
+        "price-down-20",
+        "rank-by-rating",
+        "half-results",
+        "no-brand-filter",
+    )
+    """Store changes, each an A/B test against the base store."""
+    noise_seeds: tuple[int, ...] = (1, 2)
+    """Seeds of the ground-truth shopper against itself (the noise floor rows)."""
+    baselines: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
+    """Baseline simulators (``rewardgym.agents.baselines.shop``)."""
+    shop_rows: tuple[str, ...] = ("sft", "shop-r1")
+    """Rows of the shop suite whose models visit the store as learned simulators; () for none."""
+    shop: BenchConfig = field(default_factory=lambda: _quick_shop())
+    """The shop-suite config that trains those models (when ``shop_run`` is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed."""
+    shop_run: Path | None = None
+    """An earlier ``rewardgym bench shop`` output directory whose trained models (and chosen temperature) to reuse instead; ``shop`` must be the config it ran."""
+    live_grpo: bool = True
+    """Add the row trained with multi-turn GRPO on ``ShopStore-v0`` (from the SFT model, at the shop config's GRPO budget)."""
+    live_turns: int = 4
+    """Deepest turn a live-store GRPO group is sampled at (its earlier turns are the policy's own)."""
+    max_steps: int = 20
+    """Every visit (ground truth included) is cut after this many steps; 0.4% of ground-truth sessions are longer."""
+    n_boot: int = 500
+    """Bootstrap resamples of every interval."""
+    seed: int = 0
+    """Seed of the bootstrap and of the learned simulators' sampling."""
+    batch_size: int = 32
+    """Visits stepped together (one batched policy call per step)."""
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.llm_visits <= self.visits:
+            raise ValueError(
+                "FidelityBenchConfig needs 2 <= llm_visits <= visits "
+                f"(got {self.llm_visits} and {self.visits})"
+            )
+        if self.max_steps < 2 or self.live_turns < 1:
+            raise ValueError(
+                "FidelityBenchConfig needs max_steps >= 2 and live_turns >= 1 "
+                f"(got {self.max_steps} and {self.live_turns})"
+            )
+        if not self.variants:
+            raise ValueError("FidelityBenchConfig.variants must name at least one store change")
+
+
+def _quick_shop() -> BenchConfig:
+    """The shop suite's quick preset at a size whose SFT, GRPO and store visits fit the 15-minute budget.
+
+    Its default model (hidden 256) takes 13 minutes of SFT alone on 2 cores; this one is the
+    width-128 model of the suite's earlier quick preset, with half the SFT examples.
+    """
+    quick = shop_preset("quick")
+    return dataclasses.replace(
+        quick,
+        name="fidelity-quick",
+        default_model=ModelConfig(
+            vocab_size=2048,
+            hidden_size=128,
+            num_layers=4,
+            num_heads=4,
+            num_kv_heads=2,
+            intermediate_size=384,
+            max_positions=1024,
+            tokenizer_sessions=200,
+        ),
+        sft=dataclasses.replace(quick.sft, max_examples=1500),
+        seeds=(0,),
+    )
+
+
+PRESETS: dict[str, FidelityBenchConfig] = {
+    "tiny": FidelityBenchConfig(
+        name="tiny",
+        visits=24,
+        llm_visits=6,
+        variants=("price-up-20", "half-results"),
+        noise_seeds=(1,),
+        baselines=("always-terminate", "frequency"),
+        shop_rows=("sft",),
+        shop=shop_preset("tiny"),
+        live_grpo=False,
+        n_boot=50,
+    ),
+    "quick": FidelityBenchConfig(),
+    "paper": FidelityBenchConfig(
+        name="paper",
+        visits=5000,
+        llm_visits=2000,
+        noise_seeds=(1, 2, 3),
+        shop=shop_preset("quick"),
+        n_boot=2000,
+    ),
+}
+
+
+def preset(name: str) -> FidelityBenchConfig:
+    """The named preset (``tiny``, ``quick`` or ``paper``)."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown bench fidelity preset {name!r}; choose one of {tuple(PRESETS)}")
+    return PRESETS[name]
+
+
+__all__ = ["PRESETS", "FidelityBenchConfig", "PresetName", "preset"]
