@@ -35,7 +35,7 @@ class PerfConfig:
 
     model: str = "smollm2-135m"
     """The judge's model: a name of rewardgym.pretrained or a local folder."""
-    env: str = "rewardgym/Household-v0"
+    env: str = "rewardgym/Household-v1"
     """Household env whose observations are rated."""
     episodes: int = 4
     """Episodes collected (seed 0); their observations are rated and their steps labelled."""

@@ -18,6 +18,7 @@ import pytest
 
 from rewardgym.agents.offline import OfflineAgent, OfflineConfig, train_offline
 from rewardgym.agents.offline.agent import LEGACY_MODEL_FILE, META_FILE, WEIGHTS_FILE
+from rewardgym.agents.offline.config import algorithm_settings
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.runtime import OWNER_FILE
@@ -29,7 +30,9 @@ def data() -> TrajectoryDataset:
 
 
 def _train(data: TrajectoryDataset, algorithm: str) -> OfflineAgent:
-    config = OfflineConfig(algorithm=algorithm, n_steps=5, batch_size=16, hidden_units=(8,))
+    config = OfflineConfig(
+        algorithm=algorithm_settings(algorithm), n_steps=5, batch_size=16, hidden_units=(8,)
+    )
     with contextlib.redirect_stdout(io.StringIO()):
         return train_offline(data, config, embedder=hashing_embedder(), progress=False)
 
