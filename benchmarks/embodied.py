@@ -281,6 +281,10 @@ def run_bench_embodied(
         console.print(report.render_tune(payload))
         return payload
     rows = report.aggregate(config, assignment, results)
+    console.rule("judges: quality on held-out abstract instructions")
+    from rewardgym.benchmarks.embodied_data import judge_table
+
+    meta["judges"] = judge_table(config, meta.get("label"))
     console.rule("judge-as-policy latency")
     meta["judge_policy"] = report.judge_baseline(config)
     meta["reward_diagnostics"] = report_diagnostics(datasets)
@@ -293,7 +297,13 @@ def run_bench_embodied(
     meta["timings_seconds"]["total"] = time.perf_counter() - start
     meta["cpu_count"] = os.cpu_count()
     meta["tuned_source"] = config.tuned_source
-    payload = {"rows": rows, "data": meta["data"], "meta": meta, "config": _jsonable(config)}
+    payload = {
+        "rows": rows,
+        "data": meta["data"],
+        "judges": meta.pop("judges"),
+        "meta": meta,
+        "config": _jsonable(config),
+    }
     report.write_all(root, payload)
     console.print(report.render_markdown(payload))
     console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")

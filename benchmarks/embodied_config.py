@@ -161,6 +161,15 @@ class EmbodiedBenchConfig:
     """Judge of the COREN labelling: embedding | hf:PATH | openai:URL."""
     n_prompts: int = 5
     """Prompts per judge question (COREN: 5)."""
+    quality_judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
+    """Judges of the ``judges`` table, each probed on held-out abstract instructions (the
+    labelling judge also gets its labelling cost and return-success correlation)."""
+    quality_states: int = 200
+    """Probe states per judge of the ``judges`` table (from ``quality_episodes`` episodes)."""
+    quality_hf_states: int = 24
+    """Probe states of ``hf:`` judges (each state rates every action with every prompt)."""
+    quality_episodes: int = 40
+    """Perturbed-expert episodes under held-out abstract instructions, probed for the table."""
     rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
     """The rows of the tables, each ``algorithm/reward``: algorithm cql | iql | bc | filtered-bc,
     reward none (the BC rows) | sparse | oracle | a COREN scheme (coren, single-prompt,

@@ -79,6 +79,57 @@ def label_coren(
     }
 
 
+def judge_table(config: EmbodiedBenchConfig, label: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``judges`` table: each judge of ``config.quality_judges`` probed on abstract instructions.
+
+    The probe (``agents.labelling.judge_quality.probe_judge``) rates every action at states
+    of perturbed-expert episodes under Household-v1's held-out abstract instructions; the
+    labelling judge's row also carries its labelling cost and held-out return-success
+    correlation from ``label`` (the label reports).
+    """
+    from rewardgym.agents.labelling.judge_quality import probe_judge
+    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+    from rewardgym.wrappers.judges import make_judge
+
+    if not config.quality_judges:
+        return {}
+    data = collect_dataset(
+        CollectConfig(
+            episodes=config.quality_episodes,
+            seed=config.collect.seed + 7919,
+            env_kwargs={"instructions": "abstract"},
+            allow_held_out=True,
+        )
+    )
+    labelled = _labelling_row(label)
+    table: dict[str, Any] = {}
+    for spec in config.quality_judges:
+        states = config.quality_hf_states if spec.startswith("hf:") else config.quality_states
+        row = probe_judge(make_judge(spec), data, max_states=states, n_prompts=config.n_prompts)
+        entry: dict[str, Any] = {"split": "abstract", **row.as_dict()}
+        entry["probe_seconds_per_state"] = entry.pop("seconds_per_1k_steps") / 1000
+        entry["probe_requests_per_state"] = entry.pop("calls_per_1k_steps") / 1000
+        entry.pop("labelled_steps")
+        entry["return_success_corr"] = float("nan")
+        if spec == config.judge and labelled:
+            entry.update(labelled)
+        table[spec] = entry
+    return table
+
+
+def _labelling_row(label: dict[str, Any] | None) -> dict[str, float]:
+    """The labelling judge's cost and held-out correlation from its first label report."""
+    if not label or not label.get("reports"):
+        return {}
+    report = next(iter(label["reports"].values()))
+    rows = report.get("judges") or {}
+    if not rows:
+        return {}
+    row = next(iter(rows.values()))
+    keep = ("return_success_corr", "seconds_per_1k_steps", "calls_per_1k_steps")
+    return {f"labelling_{k}" if k != "return_success_corr" else k: row[k] for k in keep}
+
+
 def reward_digest(dataset: Path) -> str:
     """A digest of a data set's dense rewards, so schemes with equal rewards train once."""
     from rewardgym.envs.trajectories import TrajectoryDataset

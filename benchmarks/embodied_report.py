@@ -230,6 +230,29 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             for k, v in reports.items()
         ]
         parts.append(markdown_table(table, ["ablation", "corr", "judge_calls"], digits=3))
+    judges = payload.get("judges", {})
+    if judges:
+        parts += [
+            "",
+            "### Judges: quality on held-out abstract instructions (shares in %)",
+            "",
+            "Share of probe states whose expert next action is rated +2 and at least +1; "
+            "top-rated executable action = expert's (ties broken uniformly); non-executable "
+            "actions rated -2; held-out return-success correlation (labelling judge only).",
+            "",
+        ]
+        shares = ("expert_next_top", "expert_next_supportive", "greedy_agreement", "nonexec_minus2")
+        table = [
+            {
+                "judge": name,
+                **{k: 100.0 * float(row[k]) for k in shares},
+                "corr": row.get("return_success_corr", float("nan")),
+                "states": row["probe_states"],
+                "s/state": row["probe_seconds_per_state"],
+            }
+            for name, row in judges.items()
+        ]
+        parts.append(markdown_table(table, list(table[0]), digits=2))
     latency = [{"policy": f"agent ({k})", **v} for k, v in meta.get("agent_latency", {}).items()]
     judge = meta.get("judge_policy", {})
     if judge:

@@ -10,6 +10,7 @@ correlation and the labelling cost into one row of the ``judges`` table
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,10 +20,13 @@ import numpy as np
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.wrappers.coren import consistency
+from rewardgym.wrappers.coren.config import CorenConfig
 from rewardgym.wrappers.coren.ensemble import Ensemble
 from rewardgym.wrappers.coren.grounding import episode_transitions
-from rewardgym.wrappers.judges.base import Transition, parse_rating
+from rewardgym.wrappers.judges.base import Judge, Transition, parse_rating
 from rewardgym.wrappers.judges.batching import ask_steps
+from rewardgym.wrappers.judges.cache import JudgeCache
+from rewardgym.wrappers.judges.prompts import load_prompts
 from rewardgym.wrappers.judges.quality import JudgeQuality, judge_quality
 
 
@@ -132,4 +136,42 @@ def judge_report(
     )
 
 
-__all__ = ["ProbeState", "judge_report", "probe_ratings", "probe_states", "replay_options"]
+def probe_judge(
+    judge: Judge,
+    data: TrajectoryDataset,
+    *,
+    max_states: int,
+    n_prompts: int = 5,
+    seed: int = 0,
+) -> JudgeQuality:
+    """The ``judges`` row of ``judge`` rated at up to ``max_states`` states of ``data`` alone.
+
+    No labelling: the return-success correlation is NaN and the cost columns are the
+    probe's own, per 1,000 probe states (every action rated by every prompt at each).
+    """
+    states = probe_states(data, max_states=max_states, seed=seed)
+    ensemble = Ensemble(
+        judge, load_prompts(n_prompts), CorenConfig(n_prompts=n_prompts), JudgeCache(None)
+    )
+    start = time.perf_counter()
+    ratings = probe_ratings(states, data.action_names, ensemble)
+    seconds = time.perf_counter() - start
+    return judge_report(
+        states,
+        ratings,
+        heldout_returns=np.zeros(0),
+        heldout_success=np.zeros(0),
+        seconds=seconds,
+        calls=len(states) * len(data.action_names) * n_prompts,
+        steps=len(states),
+    )
+
+
+__all__ = [
+    "ProbeState",
+    "judge_report",
+    "probe_judge",
+    "probe_ratings",
+    "probe_states",
+    "replay_options",
+]

@@ -32,6 +32,9 @@ TINY = EmbodiedBenchConfig(
     evaluation=EvalConfig(tasks=(0, 11), instructions_per_task=1),
     validation=EvalConfig(splits=("validation",), tasks=(0,), instructions_per_task=1),
     tune_grid=TuneGrid(dense_weights=(0.5, 2.0), learning_rates=(1e-3,), cql_alphas=(1.0,)),
+    quality_judges=("embedding",),
+    quality_states=8,
+    quality_episodes=2,
     latency_steps=3,
     bootstrap=50,
     workers=1,
@@ -63,6 +66,12 @@ def test_tiny_bench_writes_the_public_rows_and_data(
     # self-consistency and C carry the same dense reward, so they train once.
     assert result["meta"]["agents_trained"] == 2 * (len(TINY.rows) - 1)
     assert "Default layout" in (out / "results.md").read_text()
+    judge = saved["judges"]["embedding"]  # probed on abstract instructions, labelling figures too
+    assert judge["split"] == "abstract" and judge["probe_states"] == 8
+    assert (
+        0.0 <= judge["expert_next_supportive"] <= 1.0 and "labelling_seconds_per_1k_steps" in judge
+    )
+    assert "### Judges" in (out / "results.md").read_text()
 
 
 def test_tune_mode_scores_validation_only_and_picks_a_point_per_row(

@@ -1,0 +1,102 @@
+"""Judge quality on Household-v1's held-out instructions: the ``judges`` table without labelling.
+
+Reads top to bottom: collect a few episodes of the perturbed expert under held-out (by
+default abstract) instructions, replay them in the simulator, and at sampled states have
+every prompt of each judge rate every action. Prints, per judge, how often the expert's next
+action is rated +2 and at least +1, how often the top-rated executable action is the
+expert's, the share of non-executable actions rated -2, and the probe's cost. The held-out
+instructions are read here only to measure judges; no setting is chosen from them.
+
+    python -m rewardgym.benchmarks.judge_quality --judges embedding hf:smollm2-135m
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import tyro
+
+
+@dataclass(frozen=True)
+class JudgeQualityConfig:
+    """Which judges to probe, on which instructions, at how many states."""
+
+    judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
+    """Judge specs (embedding | hf:NAME_OR_PATH | openai:URL)."""
+    instructions: Literal["fine", "abstract"] = "abstract"
+    """Held-out instruction split of Household-v1 whose episodes are probed."""
+    layout: Literal["default", "shifted"] = "default"
+    """Household-v1 layout."""
+    episodes: int = 40
+    """Perturbed-expert episodes collected (the states are sampled from them)."""
+    states: int = 200
+    """Probe states of every judge but the hf ones."""
+    hf_states: int = 24
+    """Probe states of hf judges (each state rates every action with every prompt)."""
+    n_prompts: int = 5
+    """Prompts per judge (COREN: 5)."""
+    seed: int = 0
+    """Seed of the episodes and of the state sample."""
+    out: Path | None = None
+    """Write the table as JSON here (default: print only)."""
+
+
+def run(config: JudgeQualityConfig) -> dict[str, dict[str, Any]]:
+    """Probe every judge of ``config`` and return its ``judges`` row, keyed by judge spec."""
+    from rewardgym.agents.labelling.judge_quality import probe_judge
+    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+    from rewardgym.wrappers.judges import make_judge
+
+    data = collect_dataset(
+        CollectConfig(
+            episodes=config.episodes,
+            seed=config.seed,
+            env_kwargs={"instructions": config.instructions, "layout": config.layout},
+            allow_held_out=True,
+        )
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    for spec in config.judges:
+        states = config.hf_states if spec.startswith("hf:") else config.states
+        row = probe_judge(
+            make_judge(spec), data, max_states=states, n_prompts=config.n_prompts, seed=config.seed
+        )
+        rows[spec] = row.as_dict()
+        print(_line(spec, rows[spec]), flush=True)
+    if config.out is not None:
+        from rewardgym.runtime import write_json_atomic
+
+        write_json_atomic(config.out, {"config": _plain(config), "judges": rows})
+    return rows
+
+
+def _line(spec: str, row: dict[str, Any]) -> str:
+    def pct(key: str) -> str:
+        value = float(row[key])
+        return "  n/a" if math.isnan(value) else f"{100 * value:5.1f}"
+
+    return (
+        f"{spec:>20}: expert next +2 {pct('expert_next_top')}%  >= +1 "
+        f"{pct('expert_next_supportive')}%  top-rated = expert {pct('greedy_agreement')}%  "
+        f"non-executable -2 {pct('nonexec_minus2')}%  ({row['probe_states']} states, "
+        f"{row['seconds_per_1k_steps'] / 1000:.2f} s per state)"
+    )
+
+
+def _plain(config: JudgeQualityConfig) -> dict[str, Any]:
+    out = dict(config.__dict__)
+    out["out"] = str(config.out) if config.out is not None else None
+    return json.loads(json.dumps(out))
+
+
+def main() -> None:
+    """Parse the command line into a ``JudgeQualityConfig`` and run it."""
+    run(tyro.cli(JudgeQualityConfig))
+
+
+if __name__ == "__main__":
+    main()
