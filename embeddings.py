@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,6 +56,10 @@ class CachedEmbedder:
         >>> embedder.embed(["a", "b"]).shape
         (2, 3)
     """
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CachedEmbedder:
+        """The embedder itself: a cache is shared, so a copied env spec shares it."""
+        return self
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""Reward wrappers: Shop-R1's hybrid reward, the binary exact-match baseline, and their pure maths.
+"""Reward wrappers: Shop-R1's hybrid reward, binary exact match, COREN, the oracle, and their maths.
 
 Every wrapper here subclasses ``gym.Wrapper`` (its reward depends on the action) and puts each
 reward term into ``info["reward_terms"]``; the maths live in pure functions next to it.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rewardgym.wrappers.binary_match import BinaryMatchReward, binary_match_reward
 from rewardgym.wrappers.coren.wrapper import CorenReward
+from rewardgym.wrappers.oracle import OracleProgressReward
 from rewardgym.wrappers.policy_output import PolicyOutput, rationale_char_span
 from rewardgym.wrappers.rouge import rouge_l
 from rewardgym.wrappers.self_certainty import self_certainty, token_self_certainty
@@ -24,6 +25,7 @@ from rewardgym.wrappers.shop_r1 import (
 __all__ = [
     "BinaryMatchReward",
     "CorenReward",
+    "OracleProgressReward",
     "PolicyOutput",
     "RewardTerms",
     "ShopR1Config",

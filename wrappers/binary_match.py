@@ -29,7 +29,9 @@ def binary_match_reward(
     return shop_r1_reward(output_text, truth, config=BINARY_MATCH_CONFIG, parsed=parsed)
 
 
-class BinaryMatchReward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
+class BinaryMatchReward(
+    gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.RecordConstructorArgs
+):
     """Reward 1.0 for an exact match of the human's action (type, then normalised name and text), else 0.
 
     This is "RL (binary)" in Shop-R1 (arXiv 2507.17842): exact match as defined by
@@ -51,7 +53,9 @@ class BinaryMatchReward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
     """
 
     def __init__(self, env: gym.Env[Any, str]) -> None:
-        super().__init__(env)
+        """Wrap a shopping env that puts the human's action into ``info["truth"]``."""
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
 
     def step(self, action: str | PolicyOutput) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Step the inner env with the text, then reward an exact match of ``info["truth"]``."""

@@ -358,7 +358,7 @@ def shop_r1_reward_fn(
     ]
 
 
-class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
+class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.RecordConstructorArgs):
     """Replace a shopping env's reward with Shop-R1's hybrid reward, every term in ``info["reward_terms"]``.
 
     ``step`` takes the policy's text or a :class:`~rewardgym.wrappers.PolicyOutput` carrying the
@@ -386,7 +386,9 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str]):
         *,
         rouge: RougeFn = rouge_l,
     ) -> None:
-        super().__init__(env)
+        """Wrap a shopping env; ``config`` holds the paper's weights, ``rouge`` the text metric."""
+        gym.utils.RecordConstructorArgs.__init__(self, config=config, rouge=rouge)
+        gym.Wrapper.__init__(self, env)
         self.config = config
         self._rouge = rouge
 

@@ -81,7 +81,17 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorAr
         Without ``qa`` the bank is drawn from the simulator (``build_qa_bank``) for the
         envs that have ground truth; other envs need a QA file.
         """
-        gym.utils.RecordConstructorArgs.__init__(self, composition=composition)
+        gym.utils.RecordConstructorArgs.__init__(
+            self,
+            judge=judge,
+            orchestrator=orchestrator,
+            config=config,
+            prompts=prompts,
+            embedder=embedder,
+            qa=qa,
+            cache=cache,
+            composition=composition,
+        )
         gym.Wrapper.__init__(self, env)
         self.judge = judge
         self.config = replace(config or CorenConfig(), temporal_scope="prefix")

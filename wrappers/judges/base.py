@@ -113,6 +113,10 @@ class Judge(ABC):
         """Start with zeroed counters."""
         self.stats = JudgeStats()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Judge:
+        """The judge itself: a backend is a shared service, so a copied env spec shares it."""
+        return self
+
     @abstractmethod
     def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
         """Answer every request with a text, or ``None`` where the backend failed."""

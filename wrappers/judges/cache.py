@@ -63,6 +63,10 @@ class CacheStats:
 class JudgeCache:
     """A SQLite file of judge answers; ``path=None`` keeps them in memory only."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> JudgeCache:
+        """The cache itself: one store of answers, shared by a copied env spec."""
+        return self
+
     def __init__(self, path: str | Path | None = None) -> None:
         """Open (or create) the cache at ``path``."""
         self.path = Path(path) if path is not None else None
