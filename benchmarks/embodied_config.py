@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Annotated
+
+import tyro
 
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
@@ -150,7 +153,7 @@ class TuneGrid:
 class EmbodiedBenchConfig:
     """One run of the embodied suite: data, labelling, rows, training, tuning and evaluation."""
 
-    name: str = "quick"
+    name: Annotated[str, tyro.conf.Suppress] = "quick"
     """The preset these settings came from (recorded in results.json)."""
     mode: str = "final"
     """"final": train every row with its tuned values and score the held-out splits;

@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
+
+import tyro
 
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
@@ -25,7 +27,7 @@ PresetName = Literal["tiny", "quick", "paper"]
 class FidelityBenchConfig:
     """Which simulators visit which stores, how many times, and where the learned simulators come from."""
 
-    name: str = "quick"
+    name: Annotated[str, tyro.conf.Suppress] = "quick"
     """Preset name, recorded in ``results.json``."""
     visits: int = 800
     """Visits per store for the ground truth, its other seeds and the baselines (the same intents everywhere)."""

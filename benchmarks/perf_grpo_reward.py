@@ -19,13 +19,14 @@ Run: ``python -m rewardgym.benchmarks.perf_grpo_reward [--model PATH] [--rounds 
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
 import numpy as np
+import tyro
 
 from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
@@ -140,13 +141,21 @@ def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, floa
     return report
 
 
+@dataclass(frozen=True)
+class PerfConfig:
+    """The model and how many alternating rounds of GRPO steps each arm runs."""
+
+    model: Path | None = None
+    """Local causal-LM folder (default: a fresh small model)."""
+    rounds: int = 3
+    """Alternating rounds (each arm runs once per round, so all see the same load)."""
+    steps: int = 6
+    """GRPO steps per arm and round (the first is a warm-up and not timed)."""
+
+
 def main() -> None:
     """Parse arguments, run the arms and print one line per arm."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=None, help="local model (default: fresh)")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--steps", type=int, default=6)
-    args = parser.parse_args()
+    args = tyro.cli(PerfConfig, description=__doc__)
     start = time.perf_counter()
     report = run(args.model, args.rounds, args.steps)
     print(f"\nGRPO step time, quick-preset shapes ({time.perf_counter() - start:.0f} s in all):")
@@ -162,4 +171,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["main", "run", "trivial_reward"]
+__all__ = ["PerfConfig", "main", "run", "trivial_reward"]

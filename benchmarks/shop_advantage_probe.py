@@ -27,11 +27,12 @@ Run: ``python -m rewardgym.benchmarks.shop_advantage_probe MODEL_PATH [--prompts
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import tyro
 
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import ShopR1Config
@@ -175,13 +176,21 @@ def probe(
     return report
 
 
+@dataclass(frozen=True)
+class ProbeConfig:
+    """The model probed and how many groups of samples it draws."""
+
+    model: tyro.conf.Positional[Path]
+    """Local causal-LM folder (an SFT model of the shop suite, say)."""
+    prompts: int = 40
+    """Training prompts, one group of samples each."""
+    group: int = 8
+    """Samples per prompt (GRPO's group size)."""
+
+
 def main() -> None:
     """Parse arguments, run the probe and print one line per reward variant and action type."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", type=Path)
-    parser.add_argument("--prompts", type=int, default=40)
-    parser.add_argument("--group", type=int, default=8)
-    args = parser.parse_args()
+    args = tyro.cli(ProbeConfig, description=__doc__)
     report = probe(args.model, args.prompts, args.group)
     print(f"{args.prompts} training prompts x {args.group} samples from {args.model}")
     for name, by_type in report.items():

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
+
+import tyro
 
 from rewardgym.agents.evaluation.shopping import Protocol
 from rewardgym.agents.llm.config import (
@@ -30,7 +32,7 @@ PresetName = Literal["tiny", "quick", "smol", "paper"]
 class BenchConfig:
     """Everything ``rewardgym bench shop`` needs: model, prompt, training runs, evaluation sizes."""
 
-    name: str = "quick"
+    name: Annotated[str, tyro.conf.Suppress] = "quick"
     """Preset name, recorded in ``results.json``."""
     model: str | None = None
     """A named pretrained model (``smollm2-135m``) or a local Hugging Face folder; None builds

@@ -150,15 +150,9 @@ def load_tokenizer(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
     return prepare_tokenizer(AutoTokenizer.from_pretrained(Path(path).expanduser()))
 
 
-def count_parameters(model: PreTrainedModel) -> int:
-    """Number of trainable parameters."""
-    return sum(p.numel() for p in model.parameters() if p.requires_grad)
-
-
 __all__ = [
     "bf16_available",
     "build_model",
-    "count_parameters",
     "create_default_model",
     "load_model",
     "load_tokenizer",

@@ -21,18 +21,6 @@ ABLATIONS: tuple[str, ...] = (
     "majority",
     "single",
 )
-ABLATION_HELP: dict[str, str] = {
-    "C": "contextual term only",
-    "S": "structural term only",
-    "T": "temporal term only",
-    "CS": "orchestrator over contextual and structural",
-    "ST": "orchestrator over structural and temporal",
-    "CT": "orchestrator over contextual and temporal",
-    "CST": "COREN: orchestrator over all three terms",
-    "average": "mean of the three terms (no orchestrator)",
-    "majority": "majority vote of the three terms (no orchestrator)",
-    "single": "the vote of one prompt (single_prompt_index) alone",
-}
 
 
 @dataclass(frozen=True)
@@ -126,4 +114,4 @@ class CorenConfig:
         return self.ablation not in ("average", "majority", "single") and len(self.terms) > 1
 
 
-__all__ = ["ABLATIONS", "ABLATION_HELP", "TERMS", "CorenConfig"]
+__all__ = ["ABLATIONS", "TERMS", "CorenConfig"]
