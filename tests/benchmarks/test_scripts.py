@@ -1,0 +1,103 @@
+"""Every script in ``benchmarks/`` runs from its command line at a tiny budget, and lists its config.
+
+A script is a module with a ``__main__`` block; each one must have an entry below, so a new
+script without a smoke run fails this test.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+TINY: dict[str, tuple[list[str], str]] = {
+    "perf_coren_label": (
+        ["--episodes", "3", "--embedder", "hashing"],
+        "ratio batched/one-at-a-time",
+    ),
+    "perf_embodied_envs": (
+        [
+            "--household-steps",
+            "200",
+            "--babyai-steps",
+            "50",
+            "--collect-episodes",
+            "4",
+            "--no-save",
+        ],
+        "Household / BabyAI-GoToLocal",
+    ),
+    "perf_iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
+    "perf_shop_data": (
+        ["--sessions", "30", "--env-steps", "40", "--lookups", "50"],
+        "random access",
+    ),
+    "perf_shop_r1_reward": (["--pairs", "200", "--repeats", "1", "--profile-rows", "2"], "(c)"),
+    "judge_quality": (
+        ["--judges", "embedding:hashing", "--episodes", "2", "--states", "6"],
+        "expert next +2",
+    ),
+    "fidelity_action_mix": (
+        ["--sessions", "40", "--visits", "20", "--seeds", "1", "--n-boot", "20"],
+        "largest gap",
+    ),
+    "perf_grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
+}
+"""Script name -> (tiny-budget arguments, a line fragment its output must hold)."""
+
+COVERED: dict[str, tuple[list[str], str]] = {
+    "fidelity": (["--preset", "tiny"], "tests/benchmarks/test_bench_fidelity.py"),
+    "perf_hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/test_perf_hf_judge.py"),
+    "shop_advantage_probe": (["--prompts", "--group"], "tests/benchmarks/test_shop_advantage_probe.py"),
+}
+"""Scripts whose run needs a model or a store and is tested in their own module (by ``run``):
+here only their ``--help`` is checked, for the flags listed."""
+
+
+def scripts() -> list[str]:
+    """Modules of ``benchmarks/`` that run as scripts."""
+    return sorted(
+        path.stem
+        for path in BENCHMARKS.glob("*.py")
+        if 'if __name__ == "__main__":' in path.read_text(encoding="utf-8")
+    )
+
+
+def _run(name: str, args: list[str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", f"rewardgym.benchmarks.{name}", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
+    )
+
+
+def test_every_script_has_a_smoke_run() -> None:
+    assert set(scripts()) == set(TINY) | set(COVERED)
+    for _, module in COVERED.values():
+        assert (BENCHMARKS.parent / module).is_file(), module
+
+
+@pytest.mark.parametrize("name", sorted({*TINY, *COVERED}))
+def test_script_help_lists_its_config(name: str) -> None:
+    result = _run(name, ["--help"])
+    assert result.returncode == 0, result.stderr
+    for flag in (TINY.get(name) or COVERED[name])[0]:
+        if flag.startswith("--"):
+            assert flag in result.stdout, f"{name} --help does not list {flag}"
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_script_runs_at_a_tiny_budget(name: str) -> None:
+    args, expected = TINY[name]
+    result = _run(name, args)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert expected in result.stdout, result.stdout[-3000:]
