@@ -17,6 +17,7 @@ from rewardgym.envs.household.actions import (
 from rewardgym.envs.household.expert import plan
 from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
 from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
+from rewardgym.envs.household.scene import HouseholdScene
 from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
 from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, OBJECT_NAMES, OBJECTS, ROOMS, World
 
@@ -34,7 +35,7 @@ def _room_id(room: int | str) -> int:
     return int(room)
 
 
-class HouseholdEnv(gym.Env[dict[str, Any], int]):
+class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
     """A four-room house where an agent follows a natural-language instruction (COREN's setting).
 
     ## Description
@@ -248,21 +249,8 @@ class HouseholdEnv(gym.Env[dict[str, Any], int]):
 
     # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
     object_names: tuple[str, ...] = OBJECT_NAMES
-    """The objects indexed by the multi-hot fields and by ``near``/``sitting`` (minus one)."""
     room_names: tuple[str, ...] = ROOMS
-    """The rooms indexed by the ``room`` field."""
     openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.container)
-    """The objects that are open or closed (a closed one hides what is inside)."""
-
-    def goal_objects(self) -> tuple[str, ...]:
-        """The objects the current task's goal predicates name (the simulator's ground truth)."""
-        names = [OBJECT_NAMES[p.obj] for p in self.task.goal]
-        names += [OBJECT_NAMES[p.target] for p in self.task.goal if p.target >= 0]
-        return tuple(dict.fromkeys(names))
-
-    def goal_flags(self) -> list[bool]:
-        """Which goal predicates of the current task hold now, in goal order."""
-        return self.task.goal_flags(self.world)
 
     def render(self) -> str | None:  # type: ignore[override]
         """The current text observation when ``render_mode="ansi"``, else nothing."""

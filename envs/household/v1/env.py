@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.household.scene import HouseholdScene
 from rewardgym.envs.household.v1.actions import (
     ACTION_NAMES,
     IRREVERSIBLE,
@@ -64,7 +65,7 @@ def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
     return out
 
 
-class HouseholdV1Env(gym.Env[dict[str, Any], int]):
+class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
     """A four-room house whose tasks need a search, several objects and no wrong irreversible step.
 
     ## Description
@@ -343,21 +344,8 @@ class HouseholdV1Env(gym.Env[dict[str, Any], int]):
 
     # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
     object_names: tuple[str, ...] = OBJECT_NAMES
-    """The objects indexed by the multi-hot fields and by ``near``/``sitting`` (minus one)."""
     room_names: tuple[str, ...] = ROOMS
-    """The rooms indexed by the ``room`` field."""
     openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.lidded)
-    """The containers with a lid, which open and close (a closed one hides what is inside)."""
-
-    def goal_objects(self) -> tuple[str, ...]:
-        """The objects the current task's goal predicates name (the simulator's ground truth)."""
-        names = [OBJECT_NAMES[p.obj] for p in self.task.goal]
-        names += [OBJECT_NAMES[p.target] for p in self.task.goal if p.target >= 0]
-        return tuple(dict.fromkeys(names))
-
-    def goal_flags(self) -> list[bool]:
-        """Which goal predicates of the current task hold now, in goal order."""
-        return self.task.goal_flags(self.world)
 
     def render(self) -> str | None:  # type: ignore[override]
         """The current text observation when ``render_mode="ansi"``, else nothing."""
