@@ -53,7 +53,10 @@ TINY: dict[str, tuple[list[str], str]] = {
 COVERED: dict[str, tuple[list[str], str]] = {
     "fidelity": (["--preset", "tiny"], "tests/benchmarks/test_bench_fidelity.py"),
     "perf_hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/test_perf_hf_judge.py"),
-    "shop_advantage_probe": (["--prompts", "--group"], "tests/benchmarks/test_shop_advantage_probe.py"),
+    "shop_advantage_probe": (
+        ["--prompts", "--group"],
+        "tests/benchmarks/test_shop_advantage_probe.py",
+    ),
 }
 """Scripts whose run needs a model or a store and is tested in their own module (by ``run``):
 here only their ``--help`` is checked, for the flags listed."""
