@@ -244,7 +244,7 @@ def run_bench_embodied(
     quiet_d3rlpy_logs()
     root = Path(out)
     start = time.perf_counter()
-    console.rule(f"bench embodied [{config.name}, {config.mode}]: data")
+    console.rule(f"bench embodied ({config.name}, {config.mode}): data")
     datasets, meta = prepare_data(config, root, quiet=quiet)
     _warm_embeddings()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
