@@ -118,10 +118,11 @@ def judge_table(config: EmbodiedBenchConfig, label: dict[str, Any] | None) -> di
 
 
 def _labelling_row(label: dict[str, Any] | None) -> dict[str, float]:
-    """The labelling judge's cost and held-out correlation from its first label report."""
+    """The labelling judge's cost and held-out correlation from its CST (else first) label report."""
     if not label or not label.get("reports"):
         return {}
-    report = next(iter(label["reports"].values()))
+    reports = label["reports"]
+    report = reports.get("CST") or next(iter(reports.values()))  # COREN's own scheme first
     rows = report.get("judges") or {}
     if not rows:
         return {}
