@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.envs.household import ACTION_NAMES
+from rewardgym.envs.household.v1 import ACTION_NAMES
 
 
 class JudgePolicy:
@@ -29,7 +29,7 @@ class JudgePolicy:
         self,
         judge: Any,
         n_prompts: int = 5,
-        env_id: str = "rewardgym/Household-v0",
+        env_id: str = "rewardgym/Household-v1",
         action_names: Sequence[str] = ACTION_NAMES,
     ) -> None:
         """Rate with ``judge`` (a ``rewardgym.wrappers.coren`` judge) under ``n_prompts`` prompts."""
