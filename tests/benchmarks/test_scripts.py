@@ -44,7 +44,7 @@ TINY: dict[str, tuple[list[str], str]] = {
     ),
     "fidelity_action_mix": (
         ["--sessions", "40", "--visits", "20", "--seeds", "1", "--n-boot", "20"],
-        "largest gap",
+        "largest action-type gap",
     ),
     "perf_grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
 }
