@@ -12,19 +12,19 @@ from gymnasium import spaces
 
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
-    MAX_CONTEXT_CHARS,
     ContextMode,
     approx_token_count,
     build_context,
 )
 from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
 from rewardgym.envs.shopping.parsing import parse_output
-from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopStep, actions_match
+from rewardgym.envs.shopping.schema import ShopStep, actions_match
+from rewardgym.envs.shopping.spaces import (
+    action_space,
+    session_observation,
+    session_observation_fields,
+)
 from rewardgym.envs.shopping.store import SessionStore
-from rewardgym.envs.spaces import UnicodeText
-
-MAX_TEXT = MAX_CONTEXT_CHARS
-MAX_ACTION_TEXT = 1 << 16
 
 
 class ShopSessionEnv(gym.Env[dict[str, Any], str]):
@@ -96,21 +96,8 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         self.max_context_tokens = max_context_tokens
         self.count_tokens = count_tokens
         self.render_mode = render_mode
-        past_action = spaces.Dict(
-            {
-                "type": spaces.Discrete(len(ACTION_TYPES)),
-                "name": UnicodeText(MAX_ACTION_TEXT),
-                "text": UnicodeText(MAX_ACTION_TEXT),
-            }
-        )
-        self.observation_space = spaces.Dict(
-            {
-                "context": UnicodeText(MAX_TEXT),
-                "page": UnicodeText(MAX_TEXT),
-                "history": spaces.Sequence(past_action, stack=False),
-            }
-        )
-        self.action_space = UnicodeText(MAX_ACTION_TEXT)
+        self.observation_space = spaces.Dict(session_observation_fields())
+        self.action_space = action_space()
         self._session = 0
         self._step = 0
         self._history: list[ShopStep] = []
@@ -137,15 +124,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
         )
-        history = tuple(
-            {
-                "type": ACTION_TYPES.index(s.action.type),
-                "name": s.action.name[:MAX_ACTION_TEXT],
-                "text": s.action.text[:MAX_ACTION_TEXT],
-            }
-            for s in self._history
-        )
-        return {"context": text, "page": self._current.page[:MAX_TEXT], "history": history}
+        return session_observation(self._history, self._current.page, text)
 
     def _base_info(self) -> dict[str, Any]:
         return {

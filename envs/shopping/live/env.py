@@ -11,21 +11,24 @@ from gymnasium import spaces
 
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
-    MAX_CONTEXT_CHARS,
     ContextMode,
     approx_token_count,
     build_context,
 )
 from rewardgym.envs.shopping.parsing import format_output, parse_output
-from rewardgym.envs.shopping.schema import ACTION_TYPES, actions_match
+from rewardgym.envs.shopping.schema import actions_match
+from rewardgym.envs.shopping.spaces import (
+    MAX_TEXT,
+    action_space,
+    session_observation,
+    session_observation_fields,
+)
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent
 from rewardgym.envs.shopping.synthetic.visit import Visit
 from rewardgym.envs.spaces import UnicodeText
 
 Opening = Literal["home", "first_step"]
-MAX_TEXT = MAX_CONTEXT_CHARS
-MAX_ACTION_TEXT = 1 << 16
 _INTENT_RANGE = 1 << 31
 
 
@@ -129,22 +132,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self.max_context_tokens = max_context_tokens
         self.count_tokens = count_tokens
         self.render_mode = render_mode
-        past_action = spaces.Dict(
-            {
-                "type": spaces.Discrete(len(ACTION_TYPES)),
-                "name": UnicodeText(MAX_ACTION_TEXT),
-                "text": UnicodeText(MAX_ACTION_TEXT),
-            }
-        )
         self.observation_space = spaces.Dict(
-            {
-                "context": UnicodeText(MAX_TEXT),
-                "page": UnicodeText(MAX_TEXT),
-                "history": spaces.Sequence(past_action, stack=False),
-                "intent": UnicodeText(MAX_TEXT),
-            }
+            {**session_observation_fields(), "intent": UnicodeText(MAX_TEXT)}
         )
-        self.action_space = UnicodeText(MAX_ACTION_TEXT)
+        self.action_space = action_space()
         self.visit: Visit | None = None
         self.intent_text = ""
         self._resets = 0
@@ -176,20 +167,8 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
         )
-        history = tuple(
-            {
-                "type": ACTION_TYPES.index(s.action.type),
-                "name": s.action.name[:MAX_ACTION_TEXT],
-                "text": s.action.text[:MAX_ACTION_TEXT],
-            }
-            for s in steps
-        )
-        return {
-            "context": text,
-            "page": self.visit.browser.html[:MAX_TEXT],
-            "history": history,
-            "intent": self.intent_text[:MAX_TEXT],
-        }
+        observation = session_observation(steps, self.visit.browser.html, text)
+        return {**observation, "intent": self.intent_text[:MAX_TEXT]}
 
     def _state_info(self) -> dict[str, Any]:
         assert self.visit is not None
