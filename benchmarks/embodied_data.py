@@ -87,33 +87,26 @@ def judge_table(config: EmbodiedBenchConfig, label: dict[str, Any] | None) -> di
     labelling judge's row also carries its labelling cost and held-out return-success
     correlation from ``label`` (the label reports).
     """
-    from rewardgym.agents.labelling.judge_quality import probe_judge
-    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-    from rewardgym.wrappers.judges import make_judge
+    from rewardgym.agents.labelling.judge_quality import held_out_probe_data, probe_judges
 
     if not config.quality_judges:
         return {}
-    data = collect_dataset(
-        CollectConfig(
-            episodes=config.quality_episodes,
-            seed=config.collect.seed + 7919,
-            env_kwargs={"instructions": "abstract"},
-            allow_held_out=True,
-        )
+    data = held_out_probe_data(
+        "abstract", episodes=config.quality_episodes, seed=config.collect.seed + 7919
+    )
+    rows = probe_judges(
+        config.quality_judges,
+        data,
+        states=config.quality_states,
+        hf_states=config.quality_hf_states,
+        n_prompts=config.n_prompts,
     )
     labelled = _labelling_row(label)
     table: dict[str, Any] = {}
-    for spec in config.quality_judges:
-        states = config.quality_hf_states if spec.startswith("hf:") else config.quality_states
-        row = probe_judge(make_judge(spec), data, max_states=states, n_prompts=config.n_prompts)
-        entry: dict[str, Any] = {"split": "abstract", **row.as_dict()}
-        entry["probe_seconds_per_state"] = entry.pop("seconds_per_1k_steps") / 1000
-        entry["probe_requests_per_state"] = entry.pop("calls_per_1k_steps") / 1000
-        entry.pop("labelled_steps")
-        entry["return_success_corr"] = float("nan")
+    for spec, row in rows.items():
+        table[spec] = {"split": "abstract", **row}
         if spec == config.judge and labelled:
-            entry.update(labelled)
-        table[spec] = entry
+            table[spec].update(labelled)
     return table
 
 

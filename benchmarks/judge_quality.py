@@ -47,25 +47,23 @@ class JudgeQualityConfig:
 
 def run(config: JudgeQualityConfig) -> dict[str, dict[str, Any]]:
     """Probe every judge of ``config`` and return its ``judges`` row, keyed by judge spec."""
-    from rewardgym.agents.labelling.judge_quality import probe_judge
-    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-    from rewardgym.wrappers.judges import make_judge
+    from rewardgym.agents.labelling.judge_quality import held_out_probe_data, probe_judges
 
-    data = collect_dataset(
-        CollectConfig(
-            episodes=config.episodes,
-            seed=config.seed,
-            env_kwargs={"instructions": config.instructions, "layout": config.layout},
-            allow_held_out=True,
-        )
+    data = held_out_probe_data(
+        config.instructions, config.layout, episodes=config.episodes, seed=config.seed
     )
     rows: dict[str, dict[str, Any]] = {}
-    for spec in config.judges:
-        states = config.hf_states if spec.startswith("hf:") else config.states
-        row = probe_judge(
-            make_judge(spec), data, max_states=states, n_prompts=config.n_prompts, seed=config.seed
+    for spec in config.judges:  # one at a time, so each line prints as soon as it is measured
+        rows.update(
+            probe_judges(
+                [spec],
+                data,
+                states=config.states,
+                hf_states=config.hf_states,
+                n_prompts=config.n_prompts,
+                seed=config.seed,
+            )
         )
-        rows[spec] = row.as_dict()
         print(_line(spec, rows[spec]), flush=True)
     if config.out is not None:
         from rewardgym.runtime import write_json_atomic
@@ -83,7 +81,7 @@ def _line(spec: str, row: dict[str, Any]) -> str:
         f"{spec:>20}: expert next +2 {pct('expert_next_top')}%  >= +1 "
         f"{pct('expert_next_supportive')}%  top-rated = expert {pct('greedy_agreement')}%  "
         f"non-executable -2 {pct('nonexec_minus2')}%  ({row['probe_states']} states, "
-        f"{row['seconds_per_1k_steps'] / 1000:.2f} s per state)"
+        f"{row['probe_seconds_per_state']:.2f} s per state)"
     )
 
 

@@ -167,10 +167,58 @@ def probe_judge(
     )
 
 
+def held_out_probe_data(
+    instructions: str = "abstract", layout: str = "default", *, episodes: int, seed: int
+) -> TrajectoryDataset:
+    """Perturbed-expert Household-v1 episodes under a held-out instruction split, to probe judges."""
+    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+
+    return collect_dataset(
+        CollectConfig(
+            episodes=episodes,
+            seed=seed,
+            env_kwargs={"instructions": instructions, "layout": layout},
+            allow_held_out=True,
+        )
+    )
+
+
+def probe_judges(
+    specs: Sequence[str],
+    data: TrajectoryDataset,
+    *,
+    states: int,
+    hf_states: int,
+    n_prompts: int = 5,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """``probe_judge`` of every judge spec on ``data`` (``hf:`` judges at ``hf_states`` states).
+
+    Each row is the probe's ``JudgeQuality`` with its cost per probe state
+    (``probe_seconds_per_state``, ``probe_requests_per_state``) in place of the per-1,000
+    figures, and no labelling figures.
+    """
+    from rewardgym.wrappers.judges import make_judge
+
+    rows: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        limit = hf_states if spec.startswith("hf:") else states
+        row: dict[str, Any] = probe_judge(
+            make_judge(spec), data, max_states=limit, n_prompts=n_prompts, seed=seed
+        ).as_dict()
+        row["probe_seconds_per_state"] = row.pop("seconds_per_1k_steps") / 1000
+        row["probe_requests_per_state"] = row.pop("calls_per_1k_steps") / 1000
+        row.pop("labelled_steps")
+        rows[spec] = row
+    return rows
+
+
 __all__ = [
     "ProbeState",
+    "held_out_probe_data",
     "judge_report",
     "probe_judge",
+    "probe_judges",
     "probe_ratings",
     "probe_states",
     "replay_options",
