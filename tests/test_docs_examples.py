@@ -1,17 +1,22 @@
-"""The README's and the docs' examples run as written, and every command line they show parses.
+"""The README's and the docs' examples run as written, each on its own, and every command line parses.
 
-Each file's ``python`` blocks run in order in one namespace, inside a scratch working
-directory (so relative paths in an example stay out of the repository). A block that cannot
-run on a CPU test machine (a GPU training run, a download) carries the marker
-``<!-- docs-test: skip (reason) -->`` on the line before its fence; at most ``MAX_SKIPPED``
-blocks in all the docs may. Every ``rewardgym ...`` line of a ``bash`` block is parsed by the
-real CLI into its config (not run: some are the full suites).
+A reader copies one block, not a page: every ``python`` block runs alone in a fresh
+interpreter (``sys.executable``), in its own scratch working directory (so relative paths stay
+out of the repository), with the session's private ``REWARDGYM_HOME`` (the default shopping
+data is built once per test session and reused) and ``HF_HUB_OFFLINE=1``, under a time limit.
+A block that cannot run on a CPU test machine (a GPU training run, a download) carries the
+marker ``<!-- docs-test: skip (reason) -->`` on the line before its fence; at most
+``MAX_SKIPPED`` blocks in all the docs may. Every ``rewardgym ...`` line of a ``bash`` block is
+parsed by the real CLI into its config (not run: some are the full suites).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 MAX_SKIPPED = 2
 """Blocks that may be marked ``docs-test: skip``: every other example must run."""
+BLOCK_SECONDS = 120
+"""Wall-clock limit of one block's interpreter (the slowest trains two tiny agents)."""
 
 FENCE = re.compile(
     r"(?:^<!-- docs-test: skip \((?P<reason>.*?)\) -->\n)?^```(?P<language>\w*)\n(?P<body>.*?)^```",
@@ -53,13 +60,50 @@ def command_lines(path: Path) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in DOCS if blocks(p, "python")], ids=lambda p: p.name)
-def test_python_examples_run(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": f"docs_{path.stem}"}
-    for body, reason in fenced(path, "python"):
-        if reason is None:
-            exec(compile(body, str(path), "exec"), namespace)
+def _line_of(path: Path, body: str) -> int:
+    """The 1-based line of ``path`` where ``body`` starts (for failure messages)."""
+    text = path.read_text(encoding="utf-8")
+    return text[: text.index(body)].count("\n") + 1
+
+
+PYTHON_BLOCKS = [
+    (path, k, body, reason)
+    for path in DOCS
+    for k, (body, reason) in enumerate(fenced(path, "python"), start=1)
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "number", "body", "reason"),
+    PYTHON_BLOCKS,
+    ids=[f"{p.name}:block{k}" for p, k, _, _ in PYTHON_BLOCKS],
+)
+def test_python_block_runs_alone(
+    path: Path, number: int, body: str, reason: str | None, tmp_path: Path
+) -> None:
+    if reason is not None:
+        pytest.skip(f"{path.name} block {number}: {reason}")
+    home = os.environ.get("REWARDGYM_HOME")
+    assert home, "tests/conftest.py sets a private REWARDGYM_HOME for the session"
+    env = {**os.environ, "REWARDGYM_HOME": home, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
+    env["MPLBACKEND"] = "Agg"
+    where = f"{path.name} python block {number} (line {_line_of(path, body)})"
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", body],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=BLOCK_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{where} ran past {BLOCK_SECONDS} s alone in a fresh interpreter")
+    assert result.returncode == 0, (
+        f"{where} fails when run alone in a fresh interpreter (a reader copies one block: "
+        f"give it its own imports and definitions):\n{result.stderr[-3000:]}"
+    )
 
 
 def test_skip_markers_are_few_and_explained() -> None:
