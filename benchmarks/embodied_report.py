@@ -303,10 +303,16 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     import io
     import json
 
+    from rewardgym.benchmarks.provenance import run_provenance
     from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
-    payload["meta"]["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
+    meta = payload["meta"]
+    meta["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
+    meta.setdefault("suite", "embodied")
+    meta.setdefault("preset", payload["config"]["name"])
+    meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
+    meta.update(run_provenance())
     write_json_atomic(root / "results.json", payload)
     columns: list[str] = []
     for row in payload["rows"]:

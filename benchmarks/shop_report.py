@@ -23,6 +23,7 @@ from rewardgym.agents.evaluation.shopping import (
     protocol_metrics,
     protocol_records,
 )
+from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.envs.shopping.metrics import shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
@@ -312,6 +313,7 @@ def write_report(
             "model": config.model or "default",
             "phase_seconds": suite.timings,
             "wall_seconds": suite.timings.get("total", 0.0),
+            **run_provenance(),
             "runs": suite.runs,
         },
     }

@@ -53,6 +53,7 @@ TINY: dict[str, tuple[list[str], str]] = {
 COVERED: dict[str, tuple[list[str], str]] = {
     "fidelity": (["--preset", "tiny"], "tests/benchmarks/test_bench_fidelity.py"),
     "perf_hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/test_perf_hf_judge.py"),
+    "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
     "shop_advantage_probe": (
         ["--prompts", "--group"],
         "tests/benchmarks/test_shop_advantage_probe.py",

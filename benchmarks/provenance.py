@@ -1,0 +1,102 @@
+"""What every suite records in ``results.json`` about the run itself: command, commit, machine.
+
+:func:`run_provenance` is merged into each suite's ``meta``; ``benchmarks/record_results.py``
+reads these fields back when it turns a run's ``--out`` folder into a page of
+``docs/results/``. A field that cannot be known (no git checkout, no ``git`` program) is
+``None``, never a guess.
+
+Example:
+    >>> record = run_provenance(["rewardgym", "bench", "shop", "--preset", "tiny"])
+    >>> record["command"]
+    'rewardgym bench shop --preset tiny'
+    >>> isinstance(record["cpu_count"], int) and isinstance(record["cuda_available"], bool)
+    True
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+"""The ``rewardgym`` package folder (the repository root in a checkout)."""
+
+
+def command_line(argv: Sequence[str] | None = None) -> str:
+    """The command as a user would type it: ``rewardgym bench shop ...`` or ``python -m ...``."""
+    argv = list(sys.argv if argv is None else argv)
+    if not argv:
+        return ""
+    program = Path(argv[0])
+    if program.suffix == ".py" and program.resolve().is_relative_to(PACKAGE_ROOT):
+        module = ".".join(program.resolve().relative_to(PACKAGE_ROOT).with_suffix("").parts)
+        head = ["python", "-m", f"rewardgym.{module}"]
+    else:
+        head = [program.name]
+    return shlex.join([*head, *argv[1:]])
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(PACKAGE_ROOT), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_commit() -> dict[str, Any]:
+    """The checkout's commit and whether tracked files differ from it (None outside git)."""
+    commit = _git("rev-parse", "HEAD")
+    if not commit:
+        return {"git_commit": None, "git_dirty": None}
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    return {"git_commit": commit, "git_dirty": None if status is None else bool(status)}
+
+
+def machine() -> dict[str, Any]:
+    """CPU cores (all and usable by this process), GPU, platform and library versions."""
+    import torch
+
+    from rewardgym import __version__
+
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cuda = bool(torch.cuda.is_available())
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu_usable": usable,
+        "cuda_available": cuda,
+        "gpu": torch.cuda.get_device_name(0) if cuda else None,
+        "platform": platform.platform(terse=True),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "rewardgym": __version__,
+    }
+
+
+def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Command line, argv, commit, machine and finishing time of this run (for ``meta``)."""
+    argv = list(sys.argv if argv is None else argv)
+    finished = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    return {
+        "command": command_line(argv),
+        "argv": argv,
+        **git_commit(),
+        **machine(),
+        "finished_utc": finished.isoformat(),
+    }
+
+
+__all__ = ["command_line", "git_commit", "machine", "run_provenance"]
