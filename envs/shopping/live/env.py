@@ -15,7 +15,7 @@ from rewardgym.envs.shopping.context import (
     approx_token_count,
     build_context,
 )
-from rewardgym.envs.shopping.parsing import format_output, parse_output
+from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
 from rewardgym.envs.shopping.schema import actions_match
 from rewardgym.envs.shopping.spaces import (
     MAX_TEXT,
@@ -25,6 +25,7 @@ from rewardgym.envs.shopping.spaces import (
 )
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent
+from rewardgym.envs.shopping.synthetic.pages import action_kind
 from rewardgym.envs.shopping.synthetic.visit import Visit
 from rewardgym.envs.spaces import UnicodeText
 
@@ -70,8 +71,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     (``filter_*``, ``sort_*``, ``clear_filters``), paging, options (``option_*``), reviews
     (``see_reviews``), back links, cart (``add_to_cart``, ``nav_cart``, ``remove_item_*``,
     ``checkout``), buy (``buy_now``, ``place_order``), promo codes and ``terminate``. An output
-    that does not parse, or an action that names nothing on the page (or does nothing there),
-    leaves the page as it is; ``info["applied"]`` is False and ``info["note"]`` says why.
+    that does not parse, an action that names nothing on the page (or does nothing there), or
+    one whose rationale, name or text holds a lone surrogate (not text: no URL or session file
+    can hold it) leaves the page as it is; ``info["applied"]`` is False and ``info["note"]``
+    says why. Every output is scored all the same, as ``ShopSession-v0`` scores it.
 
     ## Reward
     1.0 when the parsed action exactly matches the ground-truth shopper's choice in that
@@ -218,9 +221,13 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         truth = visit.truth()
         match = actions_match(parsed.action, truth.action)
         order_total = 0.0
+        refusal = _not_text(parsed)
         if parsed.action is None:
             applied, effect = False, "unparsed"
             note = f"no action could be read ({parsed.error}); the page is unchanged"
+        elif refusal is not None:
+            applied, effect = False, action_kind(parsed.action)
+            note = f"{refusal}; the store refused it and the page is unchanged"
         else:
             outcome = visit.act(parsed.action, parsed.rationale)
             applied, effect, note = outcome.applied, outcome.kind, outcome.note
@@ -251,6 +258,30 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         if self.render_mode != "ansi" or self._last_obs is None:
             return None
         return str(self._last_obs["context"])
+
+
+def _not_text(parsed: ParsedOutput) -> str | None:
+    """Why the store cannot carry out ``parsed``'s action, when a field holds a lone surrogate.
+
+    An unpaired ``\\ud800``-``\\udfff`` escape is not text: no URL, page or session file can hold
+    it (the data loaders refuse it too). Such an output is still scored against the shopper's
+    choice, as ``ShopSession-v0`` scores it; the store only declines to act on it.
+    """
+    action = parsed.action
+    fields = {"rationale": parsed.rationale or ""}
+    if action is not None:
+        fields.update(name=action.name, text=action.text)
+    for field_name, value in fields.items():
+        if value.isascii():
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            return (
+                f"the {field_name} holds the lone surrogate {value[err.start]!r} at character "
+                f"{err.start}, which is not text"
+            )
+    return None
 
 
 __all__ = ["Opening", "ShopStoreEnv"]
