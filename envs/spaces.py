@@ -1,10 +1,11 @@
-"""Observation and action spaces shared by the text environments."""
+"""Observation and action spaces shared by the text environments, and the one check of a discrete choice."""
 
 from __future__ import annotations
 
 import string
 from typing import Any
 
+import numpy as np
 from gymnasium.spaces import Text
 
 PRINTABLE = string.printable
@@ -36,4 +37,27 @@ class UnicodeText(Text):
         )
 
 
-__all__ = ["PRINTABLE", "UnicodeText"]
+def discrete_index(value: Any, n: int, *, what: str = "action") -> int:
+    """``value`` as an index in ``0..n-1``, or a ``ValueError`` naming ``what``, the value and the range.
+
+    Only integers count: Python ints, numpy integer scalars and 0-d integer arrays. ``int()``
+    would turn ``3.7`` into 3, ``-0.5`` into 0, ``"4"`` into 4 and ``True`` into 1 (a choice the
+    caller did not make), and fail on NaN or ``None`` with a bare conversion error.
+
+    Example:
+        >>> discrete_index(np.int64(3), 58)
+        3
+        >>> discrete_index(3.7, 58)
+        Traceback (most recent call last):
+        ...
+        ValueError: action 3.7 is not an integer: use an int in 0..57
+    """
+    raw = value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
+    if isinstance(raw, bool | np.bool_) or not isinstance(raw, int | np.integer):
+        raise ValueError(f"{what} {value!r} is not an integer: use an int in 0..{n - 1}")
+    if not 0 <= int(raw) < n:
+        raise ValueError(f"{what} {value!r} is out of range: use 0..{n - 1}")
+    return int(raw)
+
+
+__all__ = ["PRINTABLE", "UnicodeText", "discrete_index"]

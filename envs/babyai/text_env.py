@@ -12,6 +12,7 @@ from gymnasium import spaces
 from minigrid.core.constants import COLOR_NAMES, IDX_TO_COLOR, OBJECT_TO_IDX, STATE_TO_IDX
 
 from rewardgym.envs.babyai.describe import describe
+from rewardgym.envs.spaces import discrete_index
 
 TEXT_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n.,;:'!?-()"
 TEXT_MAX_LENGTH = 2048
@@ -138,9 +139,7 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Step minigrid's level and describe the new view."""
-        act = int(action)
-        if not 0 <= act < len(ACTION_NAMES):
-            raise ValueError(f"action {action!r} is out of range: use 0..{len(ACTION_NAMES) - 1}")
+        act = discrete_index(action, len(ACTION_NAMES))
         raw, reward, terminated, truncated, info = self.minigrid.step(act)
         self._last_action = act
         self._steps += 1

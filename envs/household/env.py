@@ -20,6 +20,7 @@ from rewardgym.envs.household.observation import observation_space, render_text,
 from rewardgym.envs.household.scene import HouseholdScene
 from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
 from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, OBJECT_NAMES, OBJECTS, ROOMS, World
+from rewardgym.envs.spaces import discrete_index
 
 # The text lists at most this many completed actions, so it stays inside the Text space.
 _TEXT_HISTORY = 40
@@ -30,9 +31,7 @@ def _room_id(room: int | str) -> int:
         if room in ROOMS:
             return ROOMS.index(room)
         raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    if not 0 <= int(room) < N_ROOMS:
-        raise ValueError(f"room id {room} is out of range: use 0..{N_ROOMS - 1}")
-    return int(room)
+    return discrete_index(room, N_ROOMS, what="options['room']")
 
 
 class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
@@ -144,12 +143,12 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.task = TASKS[chosen]
         split = instructions_for(chosen, self.instruction_split)
         if "instruction" in options:
-            index = int(options["instruction"])
-            if not 0 <= index < len(split):
-                raise ValueError(
-                    f"options['instruction']={index} is out of range: task {chosen} has "
-                    f"{len(split)} {self.instruction_split!r} instructions"
-                )
+            index = discrete_index(
+                options["instruction"],
+                len(split),
+                what=f"options['instruction'] (task {chosen} has {len(split)} "
+                f"{self.instruction_split!r} instructions)",
+            )
         else:
             index = int(self.np_random.integers(len(split)))
         self.instruction = split[index]
@@ -179,9 +178,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Apply one action; an impossible one changes nothing and says why in ``info``."""
-        act = int(action)
-        if not 0 <= act < N_ACTIONS:
-            raise ValueError(f"action {action!r} is out of range: use 0..{N_ACTIONS - 1}")
+        act = discrete_index(action, N_ACTIONS)
         reason = apply_action(self.world, act)
         if not reason:
             self._completed[act] = 1

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rewardgym.envs.household.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS
+from rewardgym.envs.spaces import discrete_index
 
 PREDICATE_KINDS: tuple[str, ...] = (
     "inside",
@@ -158,9 +159,7 @@ def task_id(task: int | str) -> int:
         raise ValueError(
             f"unknown household task {task!r}: see rewardgym.envs.household.TASK_NAMES"
         )
-    if not 0 <= int(task) < N_TASKS:
-        raise ValueError(f"household task id {task} is out of range: use 0..{N_TASKS - 1}")
-    return int(task)
+    return discrete_index(task, N_TASKS, what="household task id")
 
 
 __all__ = [

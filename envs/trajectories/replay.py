@@ -7,6 +7,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
+from rewardgym.envs.spaces import discrete_index
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
 from rewardgym.envs.trajectories.dataset import DATASET_KIND, METADATA_FILE, TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
@@ -89,6 +90,7 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
         source = data.make_env()
         self.observation_space = source.observation_space
         self.action_space = source.action_space
+        self._n_actions = int(getattr(source.action_space, "n", len(data.action_names)))
         source.close()
         self.episode_index = 0
         self.t = 0
@@ -110,12 +112,11 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
         super().reset(seed=seed)
         options = options or {}
         if "episode" in options:
-            index = int(options["episode"])
-            if not 0 <= index < len(self.dataset):
-                raise ValueError(
-                    f"options['episode']={index} is out of range: the data set has "
-                    f"{len(self.dataset)} episodes"
-                )
+            index = discrete_index(
+                options["episode"],
+                len(self.dataset),
+                what=f"options['episode'] (the data set has {len(self.dataset)} episodes)",
+            )
         else:
             index = int(self.np_random.integers(len(self.dataset)))
         self.episode_index, self.t = index, 0
@@ -142,7 +143,7 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
             "t": t,
             "logged_action": logged,
             "logged_action_name": self.dataset.action_names[logged],
-            "action_matches": int(action) == logged,
+            "action_matches": discrete_index(action, self._n_actions) == logged,
             "executable": bool(ep.executable[t]),
             "expert": bool(ep.expert[t]),
             "success": ep.success and self.t == len(ep),

@@ -11,6 +11,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.embeddings import CachedEmbedder
+from rewardgym.envs.spaces import discrete_index
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards
 from rewardgym.wrappers.coren.config import CorenConfig
 from rewardgym.wrappers.coren.ensemble import (
@@ -142,7 +143,8 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorAr
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the env and reward the action with the judge ensemble."""
         names = self.action_names
-        name = str(names[_action_id(action, len(names))])
+        # The env's own check (rewardgym.envs.spaces), before the judges see the action.
+        name = str(names[discrete_index(action, len(names))])
         transition = step_transition(
             self._obs if isinstance(self._obs, dict) else {"text": str(self._obs)},
             self._instruction,
@@ -214,20 +216,6 @@ class CorenReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorAr
             else dict(zip(self.config.terms, weights[-1].tolist(), strict=True)),
         }
         return terms[-1], float(rewards[-1]), details
-
-
-def _action_id(action: Any, n: int) -> int:
-    """``action`` as an index into ``n`` action names; a ``ValueError`` like the env's otherwise.
-
-    Only integers count: ``True``, ``1.7`` and ``"3"`` would be coerced by ``int()`` into a
-    different action than the caller meant, and an index past the end would be an IndexError.
-    """
-    value = action.item() if isinstance(action, np.ndarray) and action.ndim == 0 else action
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"action {action!r} is not an integer action id: use 0..{n - 1}")
-    if not 0 <= int(value) < n:
-        raise ValueError(f"action {action!r} is out of range: use 0..{n - 1}")
-    return int(value)
 
 
 def _instruction_of(obs: Any) -> str:

@@ -38,6 +38,7 @@ from rewardgym.envs.household.v1.world import (
     place_name,
     sample_placements,
 )
+from rewardgym.envs.spaces import discrete_index
 
 
 def _room_id(room: int | str) -> int:
@@ -45,12 +46,14 @@ def _room_id(room: int | str) -> int:
         if room in ROOMS:
             return ROOMS.index(room)
         raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    if not 0 <= int(room) < N_ROOMS:
-        raise ValueError(f"room id {room} is out of range: use 0..{N_ROOMS - 1}")
-    return int(room)
+    return discrete_index(room, N_ROOMS, what="options['room']")
 
 
 def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
+    if not isinstance(value, dict):
+        raise ValueError(
+            f"options['placements']={value!r} is not a dict: map key object names to places"
+        )
     out = {}
     for obj, place in value.items():
         if obj not in OBJECT_INDEX or OBJECT_INDEX[obj] not in PRIORS[layout]:
@@ -185,12 +188,12 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         split = instructions_for(chosen, self.instruction_split)
         index = int(self.np_random.integers(len(split)))
         if "instruction" in options:
-            index = int(options["instruction"])
-            if not 0 <= index < len(split):
-                raise ValueError(
-                    f"options['instruction']={index} is out of range: task {chosen} has "
-                    f"{len(split)} {self.instruction_split!r} instructions"
-                )
+            index = discrete_index(
+                options["instruction"],
+                len(split),
+                what=f"options['instruction'] (task {chosen} has {len(split)} "
+                f"{self.instruction_split!r} instructions)",
+            )
         self.instruction = split[index]
         self.instruction_index = index
         room = int(self.np_random.integers(N_ROOMS))
@@ -228,9 +231,7 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Apply one action; an impossible one changes nothing and says why in ``info``."""
-        act = int(action)
-        if not 0 <= act < N_ACTIONS:
-            raise ValueError(f"action {action!r} is out of range: use 0..{N_ACTIONS - 1}")
+        act = discrete_index(action, N_ACTIONS)
         code = apply_action(self.world, act)
         reason = reason_text(self.world, act, code)
         if not code:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rewardgym.envs.household.tasks import PREDICATE_KINDS
 from rewardgym.envs.household.tasks import Predicate as _Predicate
 from rewardgym.envs.household.v1.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS, World
+from rewardgym.envs.spaces import discrete_index
 
 
 class Predicate(_Predicate):
@@ -350,9 +351,7 @@ def task_id(task: int | str) -> int:
         raise ValueError(
             f"unknown Household-v1 task {task!r}: see rewardgym.envs.household.v1.TASK_NAMES"
         )
-    if not 0 <= int(task) < N_TASKS:
-        raise ValueError(f"Household-v1 task id {task} is out of range: use 0..{N_TASKS - 1}")
-    return int(task)
+    return discrete_index(task, N_TASKS, what="Household-v1 task id")
 
 
 __all__ = ["N_TASKS", "TASKS", "TASK_NAMES", "Predicate", "Task", "predicate", "task_id"]
