@@ -63,7 +63,7 @@ from rewardgym.wrappers.judges.base import Judge, Transition
 from rewardgym.wrappers.judges.cache import JudgeCache
 from rewardgym.wrappers.judges.embedding import EmbeddingJudge
 from rewardgym.wrappers.judges.factory import make_judge
-from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
+from rewardgym.wrappers.judges.openai import OpenAIJudge, OpenAIJudgeConfig
 from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
 
 
@@ -373,6 +373,8 @@ def label_ablations(
             for a, t in targets.items()
         }
         judge_obj = resolve_judge(judge, embedder, openai=openai)
+        if isinstance(judge_obj, OpenAIJudge):  # a dead server fails in seconds, not minutes
+            judge_obj.preflight()
         embedder = _embedder_of(judge_obj, embedder)
         prompts = load_prompts(config.n_prompts, prompts_dir)
         qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None

@@ -21,6 +21,9 @@ that never gets a completion answers ``None`` (a failure: not cached, asked agai
 an abstention in this run). Two cases stop the run with :class:`JudgeUnavailableError`
 instead of abstaining thousands of times: HTTP 401/403 (the key was refused) and a first
 batch in which no request got an answer (the server is down or is not a chat endpoint).
+:meth:`OpenAIJudge.preflight` asks one short completion before a run pays for anything else
+(``label coren`` calls it first), so a dead port or a server that answers HTML stops the run
+within about :data:`PREFLIGHT_S` seconds, naming the reason.
 
 The API key is read from the environment variable ``api_key_env`` at call time and never
 stored in the judge's identity, logged or put in an error message. A variable that is unset
@@ -32,9 +35,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import httpx
 
@@ -44,6 +49,13 @@ from rewardgym.wrappers.judges.cache import storable_text
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 _REFUSED_STATUS = frozenset({401, 403})
 _TRANSPORT_ERRORS = (httpx.TransportError, httpx.DecodingError, httpx.StreamError, OSError)
+
+PREFLIGHT_S = 15.0
+"""Seconds :meth:`OpenAIJudge.preflight` keeps retrying (one attempt may run ``timeout_s``)."""
+PREFLIGHT_ATTEMPTS = 5
+"""Most attempts of the preflight completion (a flaky but working server gets through)."""
+PREFLIGHT_PROMPT = "Reply with the single word: ready"
+_T = TypeVar("_T")
 
 
 class JudgeUnavailableError(RuntimeError):
@@ -119,15 +131,50 @@ class OpenAIJudge(Judge):
         """Name the endpoint and model, never the key."""
         return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
 
-    def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
-        texts = [request.text() for request in requests]
+    def preflight(self) -> None:
+        """Ask one short completion; raise :class:`JudgeUnavailableError` naming why none came.
+
+        Retries with the configured backoff, at most :data:`PREFLIGHT_ATTEMPTS` times and
+        not past :data:`PREFLIGHT_S` seconds (an attempt already sent keeps its
+        ``timeout_s``). Nothing is cached or counted in ``stats``.
+        """
+        body = self._body(PREFLIGHT_PROMPT)
+        start = time.monotonic()
+        tries = 0
+
+        async def ask() -> str | None:
+            nonlocal tries
+            async with httpx.AsyncClient(
+                follow_redirects=False, timeout=httpx.Timeout(self.timeout_s)
+            ) as client:
+                while True:
+                    tries += 1
+                    content, retry = await self._attempt(client, body)
+                    wait = min(self.backoff_s * 2 ** (tries - 1), 10.0)
+                    if content is not None or not retry or tries >= PREFLIGHT_ATTEMPTS:
+                        return content
+                    if time.monotonic() - start + wait > PREFLIGHT_S:
+                        return None
+                    await asyncio.sleep(wait)
+
+        if self._run(ask()) is None:
+            raise JudgeUnavailableError(
+                f"openai judge: none of the first {tries} attempts to {self.url} got a chat "
+                f"completion in {time.monotonic() - start:.0f} s (last: {self.last_error}); is "
+                "the server up and OpenAI-compatible at that URL?"
+            )
+
+    def _run(self, job: Coroutine[Any, Any, _T]) -> _T:
+        """Run ``job`` on a private event loop (on a thread when one already runs here)."""
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            answers = asyncio.run(self._ask_all(texts))
-        else:  # called from inside an event loop (a notebook): run ours on another thread
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                answers = pool.submit(asyncio.run, self._ask_all(texts)).result()
+            return asyncio.run(job)
+        with ThreadPoolExecutor(max_workers=1) as pool:  # inside a notebook's loop
+            return pool.submit(asyncio.run, job).result()
+
+    def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
+        answers = self._run(self._ask_all([request.text() for request in requests]))
         got = sum(a is not None for a in answers)
         if got == 0 and self._answered == 0:
             raise JudgeUnavailableError(
@@ -160,8 +207,8 @@ class OpenAIJudge(Judge):
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    async def _ask_one(self, client: httpx.AsyncClient, text: str) -> str | None:
-        body = json.dumps(
+    def _body(self, text: str) -> bytes:
+        return json.dumps(
             {
                 "model": self.model,
                 "messages": [{"role": "user", "content": text}],
@@ -169,6 +216,9 @@ class OpenAIJudge(Judge):
                 "max_tokens": self.max_tokens,
             }
         ).encode("utf-8", "surrogatepass")
+
+    async def _ask_one(self, client: httpx.AsyncClient, text: str) -> str | None:
+        body = self._body(text)
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self.stats.add(retries=1)
@@ -239,4 +289,4 @@ def _completion_text(payload: bytes) -> str | None:
     return storable_text(content)
 
 
-__all__ = ["JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]
+__all__ = ["PREFLIGHT_S", "JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]
