@@ -123,6 +123,7 @@ def run_bench_fidelity(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Run the suite, write its files under ``out`` (atomically, refusing a directory it did not write)."""
+    from rewardgym.benchmarks.provenance import run_provenance
     from rewardgym.runtime import atomic_output, write_atomic, write_json_atomic
 
     wall = time.perf_counter()
@@ -152,6 +153,7 @@ def run_bench_fidelity(
                 "stores": {k: dataclasses.asdict(v) for k, v in suite.stores.items()},
                 "wall_seconds": seconds,
                 "phase_seconds": suite.timings,
+                **run_provenance(),
             },
             "fidelity": suite.fidelity,
             "ab": suite.ab,
