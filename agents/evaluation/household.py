@@ -66,7 +66,12 @@ class EvalConfig:
     """Seed of the episodes' placements and start rooms."""
 
     def __post_init__(self) -> None:
-        """Reject splits and counts the simulator does not have."""
+        """Reject envs, splits and counts the simulator does not have."""
+        if self.env_id not in ("rewardgym/Household-v1", "rewardgym/Household-v0"):
+            raise ValueError(
+                f"EvalConfig.env_id={self.env_id!r}: use rewardgym/Household-v1 or "
+                "rewardgym/Household-v0 (an id from a command line is never imported as code)"
+            )
         for split in self.splits:
             if split not in SPLITS:
                 raise ValueError(f"EvalConfig.splits has {split!r}: use {tuple(SPLITS)}")

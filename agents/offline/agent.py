@@ -20,6 +20,7 @@ import numpy as np
 from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
 from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.embeddings import CachedEmbedder
+from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
 from rewardgym.runtime import absolute, atomic_output, torch_threads
 
@@ -129,6 +130,11 @@ class OfflineAgent:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise ValueError(f"{meta_path}: not readable JSON ({err})") from err
+        if not isinstance(meta, dict) or "config" not in meta or "env_id" not in meta:
+            raise ValueError(f"{meta_path}: not an agent's metadata (no config or env_id)")
+        # A file never chooses code: only an env rewardgym registers is made (gym.make would
+        # import the module of a ``module:Env`` id), and before any weights are read.
+        env_id = check_registered(meta["env_id"], source=str(meta_path))
         config = OfflineConfig.from_dict(meta["config"])
         if (root / WEIGHTS_FILE).is_file():
             algo = _load_weights(root, meta)
@@ -144,15 +150,15 @@ class OfflineAgent:
             algo = d3rlpy.load_learnable(str(root / LEGACY_MODEL_FILE))
         else:
             raise FileNotFoundError(f"{root}: no {WEIGHTS_FILE} beside {META_FILE}")
-        env = gym.make(meta["env_id"])
+        env = gym.make(env_id)
         space = env.observation_space
         env.close()
         if not isinstance(space, gym.spaces.Dict):
-            raise TypeError(f"{meta['env_id']} has a non-Dict observation space {space}")
+            raise TypeError(f"{env_id} has a non-Dict observation space {space}")
         encoder = make_observation_encoder(
             config.encoding, space, embedder, None, config.token_length, config.vocab_size
         )
-        return cls(algo, encoder, config, meta["env_id"])
+        return cls(algo, encoder, config, env_id)
 
 
 def _load_weights(root: Path, meta: dict[str, Any]) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.envs.registration import make_registered
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset, schema_from_space
 from rewardgym.envs.trajectories.episode import Episode
@@ -38,7 +39,7 @@ class _Script:
 def _expert_of(env: gym.Env[Any, Any], config: CollectConfig, sibling: bool) -> Any:
     """The callable that gives the expert's next action (``None``: nothing left to do)."""
     base: Any = env.unwrapped
-    if config.expert == "replan":
+    if config.collector().expert == "replan":
         expert = getattr(base, "expert_action", None)
         if expert is None:
             raise TypeError(
@@ -66,14 +67,19 @@ def collect_episode(
 ) -> Episode:
     """Roll out the expert once from ``reset(seed=seed)``, perturbed as ``config`` says.
 
-    With ``config.expert="script"`` the episode ends when the script is spent (or the env
-    ends it); a sibling episode follows the sibling task's script under this task's
-    instruction, and ``extras`` records which task was demonstrated.
+    With the ``"script"`` expert the episode ends when the script is spent (or the env ends
+    it); a sibling episode follows the sibling task's script under this task's instruction,
+    and ``extras`` records which task was demonstrated. The ``"replan"`` expert is asked at
+    every step, and its action is replaced by a random one with probability ``noise`` (or
+    when it has none): the first collector's loop, kept step for step so that Household-v0's
+    data reproduce.
     """
     base = env.unwrapped
+    settings = config.collector()
+    scripted = settings.expert == "script"
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed, options=options)
-    sibling = config.expert == "script" and rng.random() < config.sibling_fraction
+    sibling = scripted and rng.random() < settings.sibling_fraction
     expert = _expert_of(env, config, sibling)
     observations: list[dict[str, Any]] = [obs]
     actions: list[int] = []
@@ -83,11 +89,15 @@ def collect_episode(
     step_info: dict[str, Any] = info
     pending: int | None = None
     while not (terminated or truncated):
-        perturb = len(actions) > 0 and rng.random() < config.noise
-        if not perturb:
+        if scripted:
+            perturb = len(actions) > 0 and rng.random() < settings.noise
+            if not perturb:
+                pending = expert()
+                if pending is None and actions:
+                    break  # the script is spent: the demonstrator stops here
+        else:
             pending = expert()
-            if pending is None and config.expert == "script" and actions:
-                break  # the script is spent: the demonstrator stops here
+            perturb = pending is None or (len(actions) > 0 and rng.random() < settings.noise)
         if perturb or pending is None:
             action = _random_action(env, rng, config.random_actions)
         else:
@@ -103,7 +113,7 @@ def collect_episode(
     rewards[-1] = 1.0 if success else 0.0  # only the success flag is recorded
     extras: dict[str, Any] = {"perturbations": int(n - sum(from_expert))}
     task = getattr(base, "task", None)
-    if config.expert == "script" and task is not None:
+    if scripted and task is not None:
         extras["demonstrated_task"] = int(task.sibling if sibling else task.id)
         extras["sibling"] = bool(sibling)
     replay = getattr(base, "replay_options", None)
@@ -162,7 +172,7 @@ def collect_dataset(
     """
     config = config or CollectConfig()
     kwargs: dict[str, Any] = dict(config.env_kwargs)
-    env = gym.make(config.env, **kwargs)
+    env = make_registered(config.env, source="CollectConfig.env", **kwargs)
     base = env.unwrapped
     task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
     start = time.perf_counter()
@@ -181,6 +191,7 @@ def collect_dataset(
     )
     info = {
         "collect_config": asdict(config),
+        "collector": asdict(config.collector()),
         "collect_seconds": round(elapsed, 3),
         "reward_source": "success flag",
     }

@@ -10,6 +10,40 @@ EXPERT_MODES: tuple[str, ...] = ("script", "replan")
 
 
 @dataclass(frozen=True)
+class Collector:
+    """How an env's data are collected by default: the collector its published figures were made with."""
+
+    expert: str
+    """"script" (the fixed script, never replanned) or "replan" (``expert_action()`` every step)."""
+    noise: float
+    """Probability of a random action at each step after the first."""
+    sibling_fraction: float
+    """Share of episodes that show the sibling task's script (``expert="script"`` only)."""
+    experts: tuple[str, ...] = ("replan",)
+    """The expert modes the env offers (``script`` needs ``expert_script()``)."""
+
+
+_TURN_ONE = Collector(expert="replan", noise=0.6, sibling_fraction=0.0)
+"""The first collector (commit 9af9235): the replanning expert, its action replaced by a random
+one with probability 0.6; Household-v0's documented figures and the BabyAI levels use it."""
+
+DEFAULT_COLLECTORS: dict[str, Collector] = {
+    "rewardgym/Household-v1": Collector(
+        expert="script", noise=0.15, sibling_fraction=0.5, experts=("script", "replan")
+    ),
+    "rewardgym/Household-v0": _TURN_ONE,
+    **{
+        f"rewardgym/BabyAI-{level}-Text-v0": _TURN_ONE
+        for level in ("GoToLocal", "PickupLoc", "PutNextLocal")
+    },
+}
+"""Each collectable env id's default collector. Household-v1: COREN's (fixed scripts, 15% noise,
+half sibling demonstrations; ``bench embodied`` and ``docs/embodied.md``); Household-v0 and
+BabyAI: the replanning expert at 60% noise, as ``rewardgym data collect --env
+rewardgym/Household-v0`` collected when its figures were made."""
+
+
+@dataclass(frozen=True)
 class CollectConfig:
     """How to collect a perturbed-expert data set (COREN, arXiv 2411.17135).
 
@@ -21,45 +55,62 @@ class CollectConfig:
     object or threw something away is never repaired. A share ``sibling_fraction`` of the
     episodes shows the script of the task's *sibling* (a task over the same objects) under
     this task's instruction: plausible, and wrong. ``expert="replan"`` is Household-v0's
-    collector instead: the expert replans after every perturbation. The defaults give a
-    Household-v1 data set of about 8,000 trajectories; measured success rates: 26.0% on
-    300 episodes (``docs/embodied.md``) and 22.7% on the 2,000 of ``bench embodied``'s
-    quick preset, about half the own-task episodes and none of the sibling ones.
+    collector instead: the expert replans at every step, and with probability ``noise`` its
+    action is replaced by a random one. The defaults give a Household-v1 data set of about
+    8,000 trajectories; measured success rates: 26.0% on 300 episodes (``docs/embodied.md``)
+    and 22.7% on the 2,000 of ``bench embodied``'s quick preset, about half the own-task
+    episodes and none of the sibling ones.
+
+    ``expert``, ``noise`` and ``sibling_fraction`` left at ``None`` take the env's own default
+    collector (:data:`DEFAULT_COLLECTORS`, :meth:`collector`): for Household-v0 and BabyAI the
+    replanning expert at ``noise=0.6`` without siblings, the collector their figures were
+    made with. ``env`` must be an id of that table (rewardgym's collectable envs).
     """
 
     env: str = "rewardgym/Household-v1"
-    """Registered id of an env whose ``unwrapped`` has ``expert_script()`` (``expert="script"``)
-    or ``expert_action()`` (``expert="replan"``)."""
+    """Env to collect: rewardgym/Household-v1, rewardgym/Household-v0 or a
+    rewardgym/BabyAI-*-Text-v0 level; its own default collector applies (see expert, noise)."""
     episodes: int = HOUSEHOLD_DEFAULT_EPISODES
     """Number of trajectories to collect."""
     seed: int = 0
     """Seed of the episode seeds, task order and perturbations."""
-    noise: float = 0.15
-    """Probability of inserting a random action before the expert's next one, at each step
-    after the first."""
+    noise: float | None = None
+    """Probability of a random action at each step after the first (inserted before the
+    script's next action, or replacing the replanning expert's); None: the env's default
+    (0.15 for Household-v1, 0.6 for Household-v0 and BabyAI)."""
     random_actions: str = "mixed"
     """Where random actions come from: "executable" (actions the simulator would execute now, if
     the env can list them), "uniform" (the whole action space, so mostly impossible actions in
     Household) or "mixed" (each of the two with probability 1/2, so the data holds both
     plausible detours and non-executable actions)."""
-    expert: str = "script"
+    expert: str | None = None
     """"script": follow the expert's fixed script and never replan (COREN); "replan": ask the
-    env's replanning ``expert_action()`` at every step (Household-v0's collector; BabyAI)."""
-    sibling_fraction: float = 0.5
+    env's replanning ``expert_action()`` at every step (Household-v0's collector; BabyAI);
+    None: the env's default ("script" for Household-v1, "replan" otherwise)."""
+    sibling_fraction: float | None = None
     """Share of episodes that follow the sibling task's script under this task's instruction
-    (only with ``expert="script"`` and an env whose tasks have siblings; 0 turns it off)."""
+    (only with expert "script"; 0 turns it off); None: 0.5 with Household-v1's script, else 0."""
     env_kwargs: dict[str, int | float | str] = field(default_factory=dict)
     """Keyword arguments for ``gym.make`` (for Household: layout, max_steps, tasks)."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""
 
     def __post_init__(self) -> None:
-        """Reject settings that cannot make a sensible data set."""
+        """Reject settings that cannot make a sensible data set, naming the value and the range."""
+        if self.env not in DEFAULT_COLLECTORS:
+            raise ValueError(
+                f"CollectConfig.env={self.env!r} is not an env rewardgym can collect: use one of "
+                + ", ".join(DEFAULT_COLLECTORS)
+            )
+        if isinstance(self.episodes, bool) or not isinstance(self.episodes, int):
+            raise ValueError(f"episodes must be an integer, got {self.episodes!r}")
         if self.episodes < 1:
             raise ValueError(f"episodes must be at least 1, got {self.episodes}")
-        if not 0.0 <= self.noise <= 1.0:
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0 (a SeedSequence entropy), got {self.seed}")
+        if self.noise is not None and not 0.0 <= self.noise <= 1.0:
             raise ValueError(f"noise is a probability in [0, 1], got {self.noise}")
-        if not 0.0 <= self.sibling_fraction <= 1.0:
+        if self.sibling_fraction is not None and not 0.0 <= self.sibling_fraction <= 1.0:
             raise ValueError(
                 f"sibling_fraction is a probability in [0, 1], got {self.sibling_fraction}"
             )
@@ -67,9 +118,15 @@ class CollectConfig:
             raise ValueError(
                 f"random_actions must be one of {RANDOM_ACTION_MODES}, got {self.random_actions!r}"
             )
-        if self.expert not in EXPERT_MODES:
+        if self.expert is not None and self.expert not in EXPERT_MODES:
             raise ValueError(f"expert must be one of {EXPERT_MODES}, got {self.expert!r}")
-        if self.expert == "replan" and self.sibling_fraction > 0:
+        offered = DEFAULT_COLLECTORS[self.env].experts
+        if self.expert is not None and self.expert not in offered:
+            raise ValueError(
+                f"{self.env} has no expert {self.expert!r} (no expert_script()): collect it "
+                f"with expert {' or '.join(map(repr, offered))}"
+            )
+        if self.collector().expert == "replan" and (self.sibling_fraction or 0) > 0:
             raise ValueError(
                 "sibling_fraction > 0 needs expert='script' (sibling demonstrations are "
                 "scripts); set sibling_fraction=0 to collect with the replanning expert"
@@ -82,5 +139,31 @@ class CollectConfig:
                 "for an evaluation set)"
             )
 
+    def collector(self) -> Collector:
+        """The expert, noise and sibling share this run uses: the fields set, the env's defaults for the rest.
 
-__all__ = ["EXPERT_MODES", "HOUSEHOLD_DEFAULT_EPISODES", "RANDOM_ACTION_MODES", "CollectConfig"]
+        Example:
+            >>> CollectConfig(env="rewardgym/Household-v0").collector()
+            Collector(expert='replan', noise=0.6, sibling_fraction=0.0, experts=('replan',))
+        """
+        default = DEFAULT_COLLECTORS[self.env]
+        expert = self.expert if self.expert is not None else default.expert
+        siblings = default.sibling_fraction if expert == default.expert else 0.0
+        return Collector(
+            expert=expert,
+            noise=self.noise if self.noise is not None else default.noise,
+            sibling_fraction=self.sibling_fraction
+            if self.sibling_fraction is not None
+            else siblings,
+            experts=default.experts,
+        )
+
+
+__all__ = [
+    "DEFAULT_COLLECTORS",
+    "EXPERT_MODES",
+    "HOUSEHOLD_DEFAULT_EPISODES",
+    "RANDOM_ACTION_MODES",
+    "CollectConfig",
+    "Collector",
+]

@@ -229,16 +229,12 @@ class TrajectoryDataset:
                 f"{meta.get('format_version') if isinstance(meta, dict) else None!r}; this rewardgym "
                 f"reads version {FORMAT_VERSION}: collect the data set again"
             )
-        schema = {
-            k: FieldSpec(kind, dtype, tuple(shape))
-            for k, (kind, dtype, shape) in meta["schema"].items()
-        }
+        env_id, env_kwargs, action_names, schema, info = _checked_metadata(meta, meta_path)
         episodes_table = _read_table(root / "episodes.arrow")
         steps = _read_table(root / "steps.arrow")
         episodes = _episodes_from_tables(episodes_table, steps, schema)
-        return cls(
-            episodes, meta["env_id"], meta["env_kwargs"], meta["action_names"], schema, meta["info"]
-        )
+        _check_actions(episodes, action_names, meta_path)
+        return cls(episodes, env_id, env_kwargs, action_names, schema, info)
 
     def _episode_table(self) -> pa.Table:
         eps = self.episodes
@@ -310,6 +306,61 @@ class TrajectoryDataset:
 
         encoder = ObservationEncoder.for_dataset(self, encoding, cache_dir, embedder)
         return to_mdp_dataset(self, encoder)
+
+
+def _checked_metadata(
+    meta: dict[str, Any], meta_path: Path
+) -> tuple[str, dict[str, Any], list[str], dict[str, FieldSpec], dict[str, Any]]:
+    """The env id, env kwargs, action names, schema and info of a data set's metadata, checked.
+
+    The env id must be one rewardgym registers (``rewardgym.envs.registration``): a file never
+    chooses code, and ``gym.make`` would import the module of a ``module:Env`` id.
+    """
+    from rewardgym.envs import TRAJECTORY_REPLAY_ID
+    from rewardgym.envs.registration import check_registered
+
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{meta_path}: {what}; collect the data set again")
+
+    missing = [
+        k for k in ("env_id", "env_kwargs", "action_names", "schema", "info") if k not in meta
+    ]
+    if missing:
+        raise bad(f"the metadata lacks {', '.join(missing)}")
+    env_id = check_registered(meta["env_id"], source=str(meta_path))
+    if env_id == TRAJECTORY_REPLAY_ID:
+        raise bad(f"env_id {env_id!r} is the replay env itself, which no data set is collected in")
+    kwargs, names, info = meta["env_kwargs"], meta["action_names"], meta["info"]
+    if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+        raise bad(f"env_kwargs must be an object of keyword arguments, got {kwargs!r:.80}")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise bad("action_names must be a non-empty list of strings")
+    if not isinstance(info, dict):
+        raise bad(f"info must be an object, got {info!r:.80}")
+    try:
+        schema = {
+            str(k): FieldSpec(str(kind), str(dtype), tuple(int(n) for n in shape))
+            for k, (kind, dtype, shape) in meta["schema"].items()
+        }
+    except (AttributeError, TypeError, ValueError) as err:
+        raise bad(f"schema is not a map of [kind, dtype, shape] entries ({err})") from None
+    return env_id, kwargs, names, schema, info
+
+
+def _check_actions(
+    episodes: Sequence[Episode], action_names: Sequence[str], meta_path: Path
+) -> None:
+    """Every logged action must index ``action_names`` (replay and labelling look names up)."""
+    actions = [ep.actions for ep in episodes if len(ep.actions)]
+    if not actions:
+        return
+    low, high = min(int(a.min()) for a in actions), max(int(a.max()) for a in actions)
+    if low < 0 or high >= len(action_names):
+        raise ValueError(
+            f"{meta_path} lists {len(action_names)} action_names but steps.arrow holds action "
+            f"ids {low}..{high} (valid: 0..{len(action_names) - 1}); the data set is damaged, "
+            "collect it again"
+        )
 
 
 def _write_table(path: Path, table: pa.Table) -> None:
