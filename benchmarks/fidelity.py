@@ -9,7 +9,9 @@ the live store). Each simulator gets one ``fidelity`` row (its base-store visits
 ground truth's on the same intents: every divergence of
 :mod:`rewardgym.agents.evaluation.fidelity` with 95% intervals, and the classifier AUC) and
 one ``ab`` row per variant (its conversion, basket and length effects against the ground
-truth's, and whether the direction agrees). Writes ``results.json``, ``results.md``,
+truth's, the effect-size error with its interval, and whether it agrees by the rules of
+:mod:`rewardgym.agents.simulation.ab`; a visit whose output does not parse ends as failed and
+counts in the parse rate, not in the effects). Writes ``results.json``, ``results.md``,
 ``fidelity.png`` and ``ab.png`` under ``out``.
 """
 
@@ -25,15 +27,16 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.fidelity import session_fidelity, summarize
-from rewardgym.agents.simulation.ab import EFFECTS, ab_effects, compare_effect
+from rewardgym.agents.simulation.ab import compare_ab
 from rewardgym.agents.simulation.config import SimulationConfig
+from rewardgym.agents.simulation.experiment import completed_pairs
 from rewardgym.agents.simulation.policies import (
     BaselinePolicy,
     ShopperPolicy,
     SimPolicy,
     resolve_policy,
 )
-from rewardgym.agents.simulation.visits import VisitRecord, run_visits
+from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
 from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig, PresetName, preset
 from rewardgym.benchmarks.fidelity_report import ab_row, fidelity_row, plot, render_tables
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
@@ -71,14 +74,9 @@ class Suite:
         )
 
     def visit_all(self, policy: SimPolicy, visits: int) -> dict[str, list[VisitRecord]]:
-        """``policy``'s visits to every store, with the same intents."""
+        """``policy``'s visits to every store, with the same intents, all stores' visits stepped together."""
         sim = self.simulation(visits)
-        return {
-            name: run_visits(
-                policy, store, sim, progress=self.progress, desc=f"{policy.name} {name}"
-            )
-            for name, store in self.stores.items()
-        }
+        return visit_stores(policy, self.stores, sim, progress=self.progress, desc=policy.name)
 
     def ground_truth(self) -> None:
         """The ground-truth shopper's visits to every store (the reference of every row)."""
@@ -102,15 +100,20 @@ class Suite:
         summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
         truths = {name: [summarize(r.session) for r in rs] for name, rs in truth.items()}
         for variant in self.config.variants:
-            sim = ab_effects(summaries["base"], summaries[variant], **boot)
-            tru = ab_effects(truths["base"], truths[variant], **boot)
-            comparisons = {e: compare_effect(sim[e], tru[e]) for e in EFFECTS}
-            self.ab.append(ab_row(policy.name, kind, variant, visits, comparisons))
+            keep = completed_pairs(mine["base"], mine[variant])
+            comparisons = compare_ab(
+                (summaries["base"], summaries[variant]),
+                (truths["base"], truths[variant]),
+                keep=keep,
+                **boot,
+            )
+            self.ab.append(ab_row(policy.name, kind, variant, keep, comparisons))
         seconds = time.perf_counter() - start
         self.timings[policy.name] = seconds
         row = self.fidelity[-1]
         self.console.print(
             f"{policy.name}: AUC {row['auc']:.3f}, exact {row['exact_match']:.2f}, "
+            f"parsed {row['parse_rate']:.2f} of visits, "
             f"{visits} visits x {len(self.stores)} stores in {seconds:.0f} s"
         )
 

@@ -63,8 +63,8 @@ class FidelityBenchConfig:
     """Bootstrap resamples of every interval."""
     seed: int = 0
     """Seed of the bootstrap and of the learned simulators' sampling."""
-    batch_size: int = 32
-    """Visits stepped together (one batched policy call per step)."""
+    batch_size: int = 2048
+    """Visits open at once over every store (each turn one batched policy call answers them all; a visit that ends makes room for the next)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.llm_visits <= self.visits:

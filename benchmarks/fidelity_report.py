@@ -26,6 +26,7 @@ def fidelity_row(
     row["unparsed_rate"] = sum(r.unparsed for r in records) / steps
     row["not_applied_rate"] = sum(r.not_applied for r in records) / steps
     row["truncated_rate"] = sum(r.truncated for r in records) / len(records)
+    row["parse_rate"] = sum(not r.failed for r in records) / len(records)
     row["mean_length"] = report.simulated["mean_length"]
     row["purchase_rate"] = report.simulated["purchase_rate"]
     row["truth_purchase_rate"] = report.reference["purchase_rate"]
@@ -33,19 +34,32 @@ def fidelity_row(
 
 
 def ab_row(
-    policy: str, kind: str, variant: str, visits: int, comparisons: Mapping[str, EffectComparison]
+    policy: str,
+    kind: str,
+    variant: str,
+    keep: Sequence[bool],
+    comparisons: Mapping[str, EffectComparison],
 ) -> dict[str, Any]:
-    """One ``ab`` row: the conversion effect (the public fields) and the other effects beside it."""
+    """One ``ab`` row: the conversion effect (the public fields) and the other effects beside it.
+
+    ``keep`` flags the intents whose visits to both stores completed (the pairs the simulator's
+    effects count); their share is the row's ``parse_rate``.
+    """
     conversion = comparisons["conversion"]
     row: dict[str, Any] = {
         "policy": policy,
         "kind": kind,
         "variant": variant,
-        "visits": visits,
+        "visits": len(keep),
+        "pairs": sum(keep),
+        "parse_rate": sum(keep) / len(keep),
         "conversion_effect": json_number(conversion.simulated.value),
         "conversion_effect_ci": [json_number(x) for x in conversion.simulated.ci],
         "truth_conversion_effect": json_number(conversion.truth.value),
         "truth_conversion_effect_ci": [json_number(x) for x in conversion.truth.ci],
+        "conversion_error": json_number(conversion.error.value),
+        "conversion_error_ci": [json_number(x) for x in conversion.error.ci],
+        "agrees": conversion.agrees,
         "direction_agrees": conversion.direction_agrees,
         "truth_in_ci": conversion.truth_in_ci,
         "truth_significant": conversion.truth_significant,
@@ -58,6 +72,10 @@ def ab_row(
         row[f"{name}_effect"] = json_number(c.simulated.value)
         row[f"{name}_effect_ci"] = [json_number(x) for x in c.simulated.ci]
         row[f"truth_{name}_effect"] = json_number(c.truth.value)
+        row[f"truth_{name}_effect_ci"] = [json_number(x) for x in c.truth.ci]
+        row[f"{name}_error"] = json_number(c.error.value)
+        row[f"{name}_error_ci"] = [json_number(x) for x in c.error.ci]
+        row[f"{name}_agrees"] = c.agrees
         row[f"{name}_direction_agrees"] = c.direction_agrees
     return row
 
@@ -81,13 +99,14 @@ def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[st
         "W1: Wasserstein-1; gaps: absolute difference of rates. 95% bootstrap intervals. The "
         "`noise floor` rows are the ground-truth shopper with other seeds.",
         "",
-        "| policy | visits | AUC | type JS | kind JS | length W1 | purchase gap | query vocab JS "
-        "| transition JS | exact | unparsed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| policy | visits | parsed | AUC | type JS | kind JS | length W1 | purchase gap "
+        "| query vocab JS | transition JS | exact | unparsed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in fidelity:
         lines.append(
-            f"| {r['policy']} | {r['visits']} | {_num(r['auc'])} {_ci(r['auc_ci'])} "
+            f"| {r['policy']} | {r['visits']} | {_num(r['parse_rate'], 2)} "
+            f"| {_num(r['auc'])} {_ci(r['auc_ci'])} "
             f"| {_num(r['action_type_js'])} | {_num(r['action_kind_js'])} "
             f"| {_num(r['length_w1'], 2)} {_ci(r['length_w1_ci'], 2)} "
             f"| {_num(r['purchase_gap'])} {_ci(r['purchase_gap_ci'])} "
@@ -96,34 +115,50 @@ def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[st
         )
     lines += [
         "",
+        "`parsed`: share of visits in which every output parsed (a visit ends as failed at the "
+        "first output that does not); `unparsed`: share of outputs.",
+        "",
         "## A/B: conversion effect of each store change (B minus base, same intents)",
         "",
-        "| policy | variant | visits | simulator | ground truth | direction agrees | truth in sim CI "
-        "| truth significant | basket dir. | length dir. |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "Conversion effects are differences of purchase rates (0.050 = 5 percentage points). `parsed`: share of intents whose "
+        "visits to both stores parsed to the end; the simulator's effect counts only those. "
+        "`error`: simulator minus ground truth, 95% interval from the same resampled intents. "
+        "`agrees`: where the truth's effect is significant (its interval excludes 0), same sign; "
+        "elsewhere only a predicted no-effect (the simulator's interval holds 0) whose interval "
+        "holds the truth's effect.",
+        "",
+        "| policy | variant | visits | parsed | simulator | ground truth | error (sim - truth) "
+        "| truth significant | agrees | basket agrees | length agrees |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in ab:
         lines.append(
-            f"| {r['policy']} | {r['variant']} | {r['visits']} "
+            f"| {r['policy']} | {r['variant']} | {r['visits']} | {_num(r['parse_rate'], 2)} "
             f"| {_num(r['conversion_effect'], signed=True)} {_ci(r['conversion_effect_ci'], signed=True)} "
             f"| {_num(r['truth_conversion_effect'], signed=True)} "
             f"{_ci(r['truth_conversion_effect_ci'], signed=True)} "
-            f"| {'yes' if r['direction_agrees'] else 'no'} | {'yes' if r['truth_in_ci'] else 'no'} "
-            f"| {'yes' if r['truth_significant'] else 'no'} "
-            f"| {'yes' if r['basket_value_direction_agrees'] else 'no'} "
-            f"| {'yes' if r['session_length_direction_agrees'] else 'no'} |"
+            f"| {_num(r['conversion_error'], signed=True)} {_ci(r['conversion_error_ci'], signed=True)} "
+            f"| {'yes' if r['truth_significant'] else 'no'} | {'yes' if r['agrees'] else 'no'} "
+            f"| {'yes' if r['basket_value_agrees'] else 'no'} "
+            f"| {'yes' if r['session_length_agrees'] else 'no'} |"
         )
-    lines += ["", "## Directions predicted (conversion), per policy", ""]
+    lines += ["", "## Agreement on conversion, per policy", ""]
     for policy in dict.fromkeys(r["policy"] for r in ab):
-        mine = [r for r in ab if r["policy"] == policy]
-        agree = sum(r["direction_agrees"] for r in mine)
-        significant = [r for r in mine if r["truth_significant"]]
-        agree_sig = sum(r["direction_agrees"] for r in significant)
-        lines.append(
-            f"- {policy}: {agree}/{len(mine)} variants; {agree_sig}/{len(significant)} of those "
-            "whose ground-truth effect is significant"
-        )
+        lines.append(f"- {policy}: {agreement_summary([r for r in ab if r['policy'] == policy])}")
     return "\n".join(lines)
+
+
+def agreement_summary(rows: Sequence[Mapping[str, Any]]) -> str:
+    """How many variants a policy's ``ab`` rows agree on, split by whether the truth's effect is significant."""
+    significant = [r for r in rows if r["truth_significant"]]
+    null = [r for r in rows if not r["truth_significant"]]
+    agree = sum(r["agrees"] for r in rows)
+    return (
+        f"agrees on {agree}/{len(rows)} variants "
+        f"({sum(r['agrees'] for r in significant)}/{len(significant)} by direction where the "
+        f"truth's effect is significant, {sum(r['agrees'] for r in null)}/{len(null)} by a "
+        "no-effect interval holding the truth's elsewhere)"
+    )
 
 
 def plot(
@@ -134,13 +169,20 @@ def plot(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     paths = []
     names = [r["policy"] for r in fidelity]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(names) + 1.6), sharey=True)
+    height = 0.45 * len(names) + 2.4
+    fig, axes = plt.subplots(1, 2, figsize=(11, height), sharey=True)
     for ax, key, label in (
-        (axes[0], "auc", "AUC (0.5 = indistinguishable)"),
-        (axes[1], "action_kind_js", "action-kind JS"),
+        (
+            axes[0],
+            "auc",
+            "classifier AUC, simulated vs ground-truth visits (0.5 = indistinguishable)",
+        ),
+        (axes[1], "action_kind_js", "action-kind Jensen-Shannon divergence (bits; 0 = same mix)"),
     ):
         values = [r[key] for r in fidelity]
         lows = [r[key] - r[f"{key}_ci"][0] for r in fidelity]
@@ -150,40 +192,53 @@ def plot(
             range(len(names)),
             xerr=[[max(0, x) for x in lows], [max(0, x) for x in highs]],
             fmt="o",
+            color="tab:blue",
+            label="estimate, 95% bootstrap interval",
         )
-        ax.set_xlabel(label)
+        ax.set_xlabel(label, fontsize=9)
         ax.grid(alpha=0.3)
-    axes[0].axvline(0.5, color="grey", linestyle="--")
+    axes[0].axvline(0.5, color="grey", linestyle="--", label="chance (AUC 0.5)")
     axes[0].set_yticks(range(len(names)), names)
+    axes[0].set_ylabel("simulator")
     axes[0].invert_yaxis()
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.35 / height, 1, 1))
     paths.append(out / "fidelity.png")
     fig.savefig(paths[-1], dpi=120)
     plt.close(fig)
 
     variants = list(dict.fromkeys(r["variant"] for r in ab))
     policies = list(dict.fromkeys(r["policy"] for r in ab))
+    height = 0.45 * len(policies) + 2.6
     fig, axes = plt.subplots(
         1,
         len(variants),
-        figsize=(3.6 * len(variants), 0.45 * len(policies) + 1.8),
+        figsize=(3.8 * len(variants) + 1.5, height),
         sharey=True,
         squeeze=False,
     )
+
+    def points(x: Any) -> float | None:
+        return None if x is None else 100.0 * x
+
     for ax, variant in zip(axes[0], variants, strict=True):
         rows = {r["policy"]: r for r in ab if r["variant"] == variant}
         truth = next(iter(rows.values()))
-        tlo, thi = truth["truth_conversion_effect_ci"]
+        tlo, thi = (points(x) for x in truth["truth_conversion_effect_ci"])
         if tlo is not None and thi is not None:
-            ax.axvspan(tlo, thi, color="tab:green", alpha=0.2, label="ground truth 95% CI")
-        ax.axvline(truth["truth_conversion_effect"] or 0.0, color="tab:green")
+            ax.axvspan(tlo, thi, color="tab:green", alpha=0.2)
+        ax.axvline(points(truth["truth_conversion_effect"]) or 0.0, color="tab:green")
         ax.axvline(0.0, color="grey", linestyle=":")
         for y, policy in enumerate(policies):
             r = rows.get(policy)
-            if r is None or r["conversion_effect"] is None:
+            if r is None:
                 continue
-            lo, hi = r["conversion_effect_ci"]
-            value = r["conversion_effect"]
+            value = points(r["conversion_effect"])
+            if value is None:
+                ax.plot([0.0], [y], marker="x", color="grey", linestyle="none")
+                continue
+            lo, hi = (points(x) for x in r["conversion_effect_ci"])
             ax.errorbar(
                 [value],
                 [y],
@@ -192,18 +247,28 @@ def plot(
                     [(hi if hi is not None else value) - value],
                 ],
                 fmt="o",
-                color="tab:blue" if r["direction_agrees"] else "tab:red",
+                color="tab:blue" if r["agrees"] else "tab:red",
             )
-        ax.set_title(variant)
-        ax.set_xlabel("conversion effect")
+        ax.set_title(f"{variant} vs base", fontsize=10)
+        ax.set_xlabel("change in purchase rate (percentage points)", fontsize=9)
         ax.grid(alpha=0.3)
     axes[0][0].set_yticks(range(len(policies)), policies)
+    axes[0][0].set_ylabel("simulator")
     axes[0][0].invert_yaxis()
-    fig.tight_layout()
+    legend = [
+        Line2D([], [], color="tab:blue", marker="o", label="simulator agrees (95% CI)"),
+        Line2D([], [], color="tab:red", marker="o", label="simulator disagrees (95% CI)"),
+        Line2D([], [], color="grey", marker="x", linestyle="none", label="no completed visits"),
+        Line2D([], [], color="tab:green", label="ground-truth effect"),
+        Patch(color="tab:green", alpha=0.2, label="ground-truth 95% CI"),
+        Line2D([], [], color="grey", linestyle=":", label="no effect"),
+    ]
+    fig.legend(handles=legend, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.55 / height, 1, 1))  # room for the legend's two rows
     paths.append(out / "ab.png")
     fig.savefig(paths[-1], dpi=120)
     plt.close(fig)
     return paths
 
 
-__all__ = ["ab_row", "fidelity_row", "plot", "render_tables"]
+__all__ = ["ab_row", "agreement_summary", "fidelity_row", "plot", "render_tables"]

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from rewardgym.agents.simulation.ab import EFFECTS, Effect, ab_effects, compare_effect
+from rewardgym.agents.simulation.ab import (
+    EFFECTS,
+    Effect,
+    ab_effects,
+    agreement,
+    compare_ab,
+    compare_effect,
+)
 from rewardgym.agents.simulation.config import ContextOptions, SimulationConfig
 from rewardgym.agents.simulation.policies import (
     BaselinePolicy,
@@ -11,7 +18,7 @@ from rewardgym.agents.simulation.policies import (
     SimPolicy,
     resolve_policy,
 )
-from rewardgym.agents.simulation.visits import VisitRecord, run_visits
+from rewardgym.agents.simulation.visits import VisitRecord, run_visits, visit_stores
 
 __all__ = [
     "EFFECTS",
@@ -24,7 +31,10 @@ __all__ = [
     "SimulationConfig",
     "VisitRecord",
     "ab_effects",
+    "agreement",
+    "compare_ab",
     "compare_effect",
     "resolve_policy",
     "run_visits",
+    "visit_stores",
 ]

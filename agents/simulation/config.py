@@ -40,12 +40,14 @@ class SimulationConfig:
     """Bootstrap resamples of every interval."""
     seed: int = 0
     """Seed of the bootstrap and of the policies' sampling."""
-    batch_size: int = 32
-    """Visits stepped together (one batched policy call per step)."""
+    batch_size: int = 256
+    """Visits open at once, over every store visited together: each turn, one batched policy call answers all of them, and a visit that ends makes room for the next."""
     max_steps: int | None = None
     """Cut every visit (as truncated) after this many steps, the given first step included; None: the env's cap (40)."""
     max_idle_steps: int = 5
-    """A visit ends (as truncated) after this many outputs in a row that did nothing (unparsed, or naming nothing on the page)."""
+    """A visit ends (as truncated) after this many outputs in a row that did nothing (naming nothing on the page, or, without ``end_on_unparsed``, unparsed)."""
+    end_on_unparsed: bool = True
+    """A visit ends as failed at an output that does not parse (a failed visit is no evidence of an A/B effect); False leaves the page as it is and counts the output as idle."""
 
     def __post_init__(self) -> None:
         if self.visits < 2:

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rewardgym.agents.evaluation.fidelity import FidelityReport, session_fidelity, summarize
-from rewardgym.agents.simulation.ab import (
-    EFFECTS,
-    Effect,
-    EffectComparison,
-    ab_effects,
-    compare_effect,
-)
+from rewardgym.agents.simulation.ab import Effect, EffectComparison, compare_ab
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.agents.simulation.policies import ShopperPolicy, SimPolicy
-from rewardgym.agents.simulation.visits import VisitRecord, run_visits
+from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 
 
@@ -32,6 +28,8 @@ class ABExperiment:
     comparisons: dict[str, EffectComparison]
     fidelity: tuple[FidelityReport, FidelityReport]
     """The simulator's visits against the ground truth's, in store A and in store B."""
+    parse_rate: float
+    """Share of intents whose simulated visits to both stores completed (every output parsed)."""
 
     def summary(self) -> dict[str, object]:
         """A JSON-ready summary (no visits)."""
@@ -40,6 +38,8 @@ class ABExperiment:
             "store_a": self.variant_a,
             "store_b": self.variant_b,
             "visits": len(self.simulated[0]),
+            "parse_rate": self.parse_rate,
+            "agrees": sum(c.agrees for c in self.comparisons.values()),
             "effects": {name: c.as_dict() for name, c in self.comparisons.items()},
             "fidelity_a": self.fidelity[0].row(),
             "fidelity_b": self.fidelity[1].row(),
@@ -49,8 +49,14 @@ class ABExperiment:
 def visit_pair(
     policy: SimPolicy, store_a: StoreConfig, store_b: StoreConfig, config: SimulationConfig
 ) -> tuple[list[VisitRecord], list[VisitRecord]]:
-    """``policy``'s visits to ``store_a`` and to ``store_b``, with the same intents."""
-    return run_visits(policy, store_a, config), run_visits(policy, store_b, config)
+    """``policy``'s visits to ``store_a`` and to ``store_b``, with the same intents, stepped together."""
+    both = visit_stores(policy, {"a": store_a, "b": store_b}, config)
+    return both["a"], both["b"]
+
+
+def completed_pairs(a: Sequence[VisitRecord], b: Sequence[VisitRecord]) -> list[bool]:
+    """For each intent, whether its visits to both stores completed (no output failed to parse)."""
+    return [not (x.failed or y.failed) for x, y in zip(a, b, strict=True)]
 
 
 def run_ab(
@@ -62,14 +68,17 @@ def run_ab(
     names: tuple[str, str] = ("A", "B"),
     truth: tuple[list[VisitRecord], list[VisitRecord]] | None = None,
 ) -> ABExperiment:
-    """Run (or reuse ``truth``) the ground-truth visits and ``policy``'s visits, then compare their effects."""
+    """Run (or reuse ``truth``) the ground-truth visits and ``policy``'s visits, then compare their effects.
+
+    The simulator's effects count the intents whose visits to both stores completed.
+    """
     truth = truth if truth is not None else visit_pair(ShopperPolicy(0), store_a, store_b, config)
     simulated = visit_pair(policy, store_a, store_b, config)
     boot = {"n_boot": config.n_boot, "seed": config.seed}
     sim_a, sim_b = ([summarize(r.session) for r in side] for side in simulated)
     tru_a, tru_b = ([summarize(r.session) for r in side] for side in truth)
-    sim_effects = ab_effects(sim_a, sim_b, **boot)
-    truth_effects = ab_effects(tru_a, tru_b, **boot)
+    keep = completed_pairs(*simulated)
+    comparisons = compare_ab((sim_a, sim_b), (tru_a, tru_b), keep=keep, **boot)
     fidelity = tuple(
         session_fidelity([r.session for r in sim], [r.session for r in tru], paired=True, **boot)
         for sim, tru in zip(simulated, truth, strict=True)
@@ -80,35 +89,42 @@ def run_ab(
         variant_b=names[1],
         simulated=simulated,
         truth=truth,
-        simulated_effects=sim_effects,
-        truth_effects=truth_effects,
-        comparisons={e: compare_effect(sim_effects[e], truth_effects[e]) for e in EFFECTS},
+        simulated_effects={e: c.simulated for e, c in comparisons.items()},
+        truth_effects={e: c.truth for e, c in comparisons.items()},
+        comparisons=comparisons,
         fidelity=(fidelity[0], fidelity[1]),
+        parse_rate=sum(keep) / len(keep),
     )
 
 
 def report_markdown(experiment: ABExperiment) -> str:
     """The experiment as a Markdown table: each effect for the simulator and the ground truth, with intervals."""
+    n = len(experiment.simulated[0])
     lines = [
         f"# A/B: {experiment.variant_a} -> {experiment.variant_b}, policy {experiment.policy}",
         "",
-        f"{len(experiment.simulated[0])} visits per store, the same intents on both sides; "
-        "effects are B minus A with 95% paired-bootstrap intervals.",
+        f"{n} visits per store, the same intents on both sides; effects are B minus A with 95% "
+        f"paired-bootstrap intervals. Parse rate {experiment.parse_rate:.2f}: the simulator's "
+        "effects count the intents whose visits to both stores parsed to the end. A simulator "
+        "agrees where the truth is significant by its sign, elsewhere only by predicting no "
+        "effect with an interval that holds the truth's.",
         "",
-        "| effect | simulator | ground truth | direction agrees | truth in sim CI | truth significant |",
-        "|---|---|---|---|---|---|",
+        "| effect | simulator | ground truth | error (sim - truth) | agrees | truth significant "
+        "| truth in sim CI |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, c in experiment.comparisons.items():
-        sim, tru = c.simulated, c.truth
+        sim, tru, err = c.simulated, c.truth, c.error
         lines.append(
-            f"| {name} | {sim.value:+.3f} [{sim.ci[0]:+.3f}, {sim.ci[1]:+.3f}] "
-            f"| {tru.value:+.3f} [{tru.ci[0]:+.3f}, {tru.ci[1]:+.3f}] "
-            f"| {'yes' if c.direction_agrees else 'no'} | {'yes' if c.truth_in_ci else 'no'} "
-            f"| {'yes' if c.truth_significant else 'no'} |"
+            f"| {name} | {_with_ci(sim.value, sim.ci)} | {_with_ci(tru.value, tru.ci)} "
+            f"| {_with_ci(err.value, err.ci)} | {'yes' if c.agrees else 'no'} "
+            f"| {'yes' if c.truth_significant else 'no'} | {'yes' if c.truth_in_ci else 'no'} |"
         )
+    agreed = sum(c.agrees for c in experiment.comparisons.values())
     fa, fb = experiment.fidelity
     lines += [
         "",
+        f"Agrees on {agreed}/{len(experiment.comparisons)} effects.",
         f"Fidelity against the ground truth: AUC {fa.auc.value:.3f} in {experiment.variant_a}, "
         f"{fb.auc.value:.3f} in {experiment.variant_b} (0.5 = indistinguishable).",
         "",
@@ -116,4 +132,11 @@ def report_markdown(experiment: ABExperiment) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ABExperiment", "report_markdown", "run_ab", "visit_pair"]
+def _with_ci(value: float, ci: tuple[float, float]) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    lo, hi = (f"{x:+.3f}" if math.isfinite(x) else "n/a" for x in ci)
+    return f"{value:+.3f} [{lo}, {hi}]"
+
+
+__all__ = ["ABExperiment", "completed_pairs", "report_markdown", "run_ab", "visit_pair"]

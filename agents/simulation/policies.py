@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from rewardgym.agents.llm.policy import LLMPolicy
 
 BASELINE_NAMES: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
+_GREEDY_CACHE = 1 << 14
+"""Completions a greedy LLM simulator keeps for prompts it may see again."""
 
 
 class SimPolicy(Protocol):
@@ -128,11 +130,15 @@ class BaselinePolicy:
 
 
 class LLMSimPolicy:
-    """An :class:`~rewardgym.agents.llm.policy.LLMPolicy` (a model folder) as a shopper simulator."""
+    """An :class:`~rewardgym.agents.llm.policy.LLMPolicy` (a model folder) as a shopper simulator.
+
+    Its model must not change while it visits: a greedy policy reuses its completions.
+    """
 
     def __init__(self, policy: LLMPolicy, name: str) -> None:
         self.policy = policy
         self.name = name
+        self._answers: dict[str, str] = {}
         kwargs = policy.env_kwargs()
         self.context = ContextOptions(
             kwargs["context"],
@@ -161,8 +167,23 @@ class LLMSimPolicy:
         """The model keeps no per-visit state: everything is in the prompt."""
 
     def act(self, slots: Sequence[int], observations: Sequence[dict[str, Any]]) -> list[str]:
-        """One batched generation over the observations."""
-        return list(self.policy(list(observations)))
+        """One batched generation over the observations' prompts.
+
+        A greedy policy (temperature 0) answers each distinct prompt once: a prompt seen
+        before (a visit whose last action changed nothing, or two visits in the same state)
+        gets its earlier completion, which greedy decoding would repeat anyway.
+        """
+        prompts = [self.policy.prompts(o) for o in observations]
+        if self.policy.sampling.temperature > 0:
+            return self.policy.complete(prompts)
+        answers = {p: self._answers[p] for p in prompts if p in self._answers}
+        todo = list(dict.fromkeys(p for p in prompts if p not in answers))
+        if todo:
+            answers.update(zip(todo, self.policy.complete(todo), strict=True))
+        if len(self._answers) + len(todo) > _GREEDY_CACHE:
+            self._answers.clear()
+        self._answers.update((p, answers[p]) for p in todo)
+        return [answers[p] for p in prompts]
 
 
 def _frequency() -> ShopPolicy:

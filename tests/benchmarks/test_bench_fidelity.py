@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from rewardgym.benchmarks.fidelity import run_bench_fidelity
+from rewardgym.agents.simulation import ContextOptions
+from rewardgym.benchmarks.fidelity import Suite, run_bench_fidelity
 from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig, preset
+from rewardgym.benchmarks.fidelity_report import agreement_summary, render_tables
 from rewardgym.cli import main
 
 
@@ -44,10 +47,19 @@ def test_bench_fidelity_writes_fidelity_and_ab_tables(tmp_path: Path) -> None:
         ):
             assert key in row
     for row in (r for r in ab if r["policy"] == "baseline/always-terminate"):
-        assert row["conversion_effect"] == 0.0
+        assert row["conversion_effect"] == 0.0 and row["parse_rate"] == 1.0
         assert row["direction_agrees"] == (row["truth_conversion_effect"] == 0.0)
+        # It predicts no effect (interval [0, 0]): right only where the truth is exactly 0.
+        assert row["agrees"] == (
+            not row["truth_significant"] and row["truth_conversion_effect"] == 0.0
+        )
+        assert row["conversion_error"] == pytest.approx(-row["truth_conversion_effect"])
+        lo, hi = row["conversion_error_ci"]
+        assert lo <= row["conversion_error"] <= hi
+    assert floor["parse_rate"] == quitter["parse_rate"] == 1.0
     assert (out / "fidelity.png").stat().st_size > 0 and (out / "ab.png").stat().st_size > 0
-    assert "## A/B" in (out / "results.md").read_text()
+    tables = (out / "results.md").read_text()
+    assert "## A/B" in tables and "error (sim - truth)" in tables and "| parsed |" in tables
     with pytest.raises(FileExistsError):
         run_bench_fidelity(config, out, progress=False)
 
@@ -58,3 +70,32 @@ def test_presets_parse_on_the_command_line(tmp_path: Path) -> None:
         main(["bench", "fidelity", "--preset", "huge"])
     with pytest.raises(ValueError, match="llm_visits"):
         FidelityBenchConfig(visits=10, llm_visits=20)
+
+
+class Mute:
+    """A simulator whose outputs never parse."""
+
+    name = "mute"
+    context = ContextOptions()
+
+    def start(self, slot, env) -> None:
+        pass
+
+    def act(self, slots, observations):
+        return ["I would rather not say."] * len(observations)
+
+
+def test_a_simulator_that_never_parses_agrees_on_no_variant() -> None:
+    config = dataclasses.replace(preset("tiny"), shop_rows=(), baselines=(), noise_seeds=())
+    suite = Suite(config, progress=False)
+    suite.ground_truth()
+    suite.score(Mute(), "test", config.visits)
+    (row,) = suite.fidelity
+    assert row["parse_rate"] == 0.0 and row["unparsed_rate"] == 1.0
+    assert len(suite.ab) == len(config.variants)
+    for ab in suite.ab:
+        assert ab["parse_rate"] == 0.0 and ab["pairs"] == 0 and ab["conversion_effect"] is None
+        assert not ab["agrees"] and ab["conversion_error"] is None
+        assert not any(ab[f"{e}_agrees"] for e in ("basket_value", "session_length", "add_to_cart"))
+    assert agreement_summary(suite.ab).startswith(f"agrees on 0/{len(config.variants)} variants")
+    assert "mute: agrees on 0/2 variants" in render_tables(suite.fidelity, suite.ab)

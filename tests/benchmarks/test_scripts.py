@@ -47,6 +47,10 @@ TINY: dict[str, tuple[list[str], str]] = {
         "largest action-type gap",
     ),
     "perf_grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
+    "perf_learned_visits": (
+        ["--size", "tiny", "--visits", "3", "--max-steps", "4", "--temperature", "0"],
+        "greedy visits identical in both runs: yes",
+    ),
 }
 """Script name -> (tiny-budget arguments, a line fragment its output must hold)."""
 

@@ -17,7 +17,7 @@ from rewardgym.agents.simulation import (
     resolve_policy,
     run_visits,
 )
-from rewardgym.agents.simulation.ab import Effect
+from rewardgym.agents.simulation.ab import Effect, agreement, compare_ab, holds, significant
 from rewardgym.agents.simulation.experiment import run_ab
 from rewardgym.cli import main
 from rewardgym.envs.shopping.synthetic import StoreConfig, store_variant
@@ -45,14 +45,69 @@ def test_paired_effects_and_their_intervals() -> None:
 
 def test_compare_effect_reads_direction_size_and_significance() -> None:
     truth = Effect(-0.05, (-0.07, -0.03), 0.4, 0.35)
-    agree = compare_effect(Effect(-0.04, (-0.06, -0.02), 0.3, 0.26), truth)
-    assert agree.direction_agrees and agree.truth_in_ci and agree.truth_significant
+    agree = compare_effect(Effect(-0.04, (-0.06, -0.02), 0.3, 0.26), truth, (0.0, 0.03))
+    assert agree.agrees and agree.direction_agrees and agree.truth_in_ci and agree.truth_significant
     assert agree.size_ratio == pytest.approx(0.8)
+    assert agree.error.value == pytest.approx(0.01) and agree.error.ci == (0.0, 0.03)
     wrong = compare_effect(Effect(0.02, (0.0, 0.04), 0.3, 0.32), truth)
-    assert not wrong.direction_agrees and not wrong.truth_in_ci
+    assert not wrong.agrees and not wrong.direction_agrees and not wrong.truth_in_ci
     null = compare_effect(Effect(0.0, (0.0, 0.0), 0.0, 0.0), Effect(0.01, (-0.01, 0.03), 0, 0))
     assert not null.direction_agrees and not null.truth_significant
+    assert not null.agrees, "a point interval at 0 does not hold a truth of +0.01"
     assert compare_effect(truth, truth).as_dict()["size_ratio"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("simulated", "truth", "agrees"),
+    [
+        # The truth's effect is significant: the sign decides, whatever the simulator's interval.
+        ((-0.02, -0.09, 0.05), (-0.05, -0.07, -0.03), True),
+        ((0.01, -0.02, 0.04), (-0.05, -0.07, -0.03), False),
+        ((0.0, 0.0, 0.0), (-0.05, -0.07, -0.03), False),
+        # It is not: only a no-effect interval holding the truth's effect agrees.
+        ((0.01, -0.03, 0.05), (0.02, -0.01, 0.05), True),
+        ((0.01, -0.03, 0.015), (0.02, -0.01, 0.05), False),
+        ((0.06, 0.04, 0.08), (0.02, -0.01, 0.05), False),
+        ((0.0, 0.0, 0.0), (0.0, -0.04, 0.04), True),
+        ((0.0, 0.0, 0.0), (0.01, -0.04, 0.04), False),
+        # An effect the simulator could not measure agrees with nothing.
+        ((math.nan, math.nan, math.nan), (0.0, -0.04, 0.04), False),
+        ((math.nan, math.nan, math.nan), (-0.05, -0.07, -0.03), False),
+    ],
+)
+def test_agreement_rules_on_plain_numbers(
+    simulated: tuple[float, float, float], truth: tuple[float, float, float], agrees: bool
+) -> None:
+    sim = Effect(simulated[0], (simulated[1], simulated[2]), 0.0, 0.0)
+    tru = Effect(truth[0], (truth[1], truth[2]), 0.0, 0.0)
+    assert agreement(sim, tru) is agrees
+    assert significant(tru) is (truth[1] > 0 or truth[2] < 0)
+    assert holds(sim, 0.0) is (simulated[1] <= 0.0 <= simulated[2])
+
+
+def test_compare_ab_counts_only_completed_pairs_and_bounds_the_error() -> None:
+    truth_a = [summary(i % 2 == 0) for i in range(200)]
+    truth_b = [summary(i % 4 == 0) for i in range(200)]
+    same = compare_ab((truth_a, truth_b), (truth_a, truth_b), n_boot=200)
+    conversion = same["conversion"]
+    assert conversion.agrees and conversion.simulated == conversion.truth
+    assert conversion.error.value == 0.0 and conversion.error.ci == (0.0, 0.0)
+    # A simulator whose B visits all buy, but only its first 100 intents completed.
+    sim_b = [summary(True) for _ in range(200)]
+    keep = [i < 100 for i in range(200)]
+    off = compare_ab((truth_a, sim_b), (truth_a, truth_b), keep=keep, n_boot=200)["conversion"]
+    assert off.simulated.value == pytest.approx(0.5) and off.truth.value == pytest.approx(-0.25)
+    assert off.error.value == pytest.approx(0.75)
+    lo, hi = off.error.ci
+    assert 0.6 < lo < 0.75 < hi < 0.9
+    assert not off.agrees
+    failed = compare_ab((truth_a, truth_b), (truth_a, truth_b), keep=[False] * 200, n_boot=50)
+    for c in failed.values():
+        assert math.isnan(c.simulated.value) and math.isnan(c.error.value) and not c.agrees
+    with pytest.raises(ValueError, match="same intents"):
+        compare_ab((truth_a, truth_b), (truth_a[:10], truth_b[:10]))
+    with pytest.raises(ValueError, match="one flag per pair"):
+        compare_ab((truth_a, truth_b), (truth_a, truth_b), keep=[True])
 
 
 def test_the_ground_truth_shopper_agrees_with_itself_and_a_price_rise_costs_sales() -> None:
@@ -127,7 +182,42 @@ class Mute:
         return ["..."] * len(observations)
 
 
-def test_a_visit_that_does_nothing_ends_after_the_idle_limit() -> None:
-    records = run_visits(Mute(), StoreConfig(), SimulationConfig(visits=3, max_idle_steps=4))
-    assert all(r.truncated and r.agent_steps == 4 and r.unparsed == 4 for r in records)
+class Lost(Mute):
+    """A simulator whose actions parse but name nothing on any page."""
+
+    name = "lost"
+
+    def act(self, slots, observations):
+        return [
+            '{"rationale": "Hm.", "action": {"type": "click", "name": "no_such_button"}}'
+        ] * len(observations)
+
+
+def test_a_visit_ends_as_failed_at_an_output_that_does_not_parse() -> None:
+    records = run_visits(Mute(), StoreConfig(), SimulationConfig(visits=3))
+    assert all(r.failed and not r.truncated and r.agent_steps == r.unparsed == 1 for r in records)
     assert all(len(r.session.steps) == 1 for r in records), "only the given first step is logged"
+    idle = run_visits(
+        Mute(), StoreConfig(), SimulationConfig(visits=3, max_idle_steps=4, end_on_unparsed=False)
+    )
+    assert all(r.truncated and not r.failed and r.agent_steps == r.unparsed == 4 for r in idle)
+
+
+def test_a_visit_that_does_nothing_ends_after_the_idle_limit() -> None:
+    records = run_visits(Lost(), StoreConfig(), SimulationConfig(visits=3, max_idle_steps=4))
+    assert all(r.truncated and not r.failed for r in records)
+    assert all(r.agent_steps == r.not_applied == 4 and r.unparsed == 0 for r in records)
+
+
+@pytest.mark.parametrize("spec", ["shopper:0", "shopper:3", "first-element"])
+def test_visits_stepped_together_equal_visits_one_at_a_time(
+    spec: str, one_at_a_time, visit_tuple
+) -> None:
+    from rewardgym.agents.simulation import visit_stores
+
+    stores = {"base": StoreConfig(), "half": store_variant("half-results")}
+    config = SimulationConfig(visits=7, batch_size=5, opening="first_step")
+    together = visit_stores(resolve_policy(spec), stores, config)
+    reference = one_at_a_time(resolve_policy(spec), stores, config)
+    for name in stores:
+        assert [visit_tuple(r) for r in together[name]] == reference[name], f"{spec} in {name}"

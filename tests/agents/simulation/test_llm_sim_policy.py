@@ -1,13 +1,26 @@
-"""A model folder as a shopper simulator: ``resolve_policy(PATH)`` loads an LLMPolicy and visits the store."""
+"""A model folder as a shopper simulator: ``resolve_policy(PATH)`` loads an LLMPolicy and visits the store.
+
+Greedy visits stepped together (every store's, one batched generation per turn) equal the same
+visits one at a time with one prompt per generation.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import torch
 
-from rewardgym.agents.simulation import LLMSimPolicy, SimulationConfig, resolve_policy, run_visits
-from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfig
+from rewardgym.agents.llm.config import SamplingConfig
+from rewardgym.agents.llm.policy import LLMPolicy
+from rewardgym.agents.simulation import (
+    LLMSimPolicy,
+    SimulationConfig,
+    resolve_policy,
+    run_visits,
+    visit_stores,
+)
+from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfig, store_variant
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +46,59 @@ def test_a_model_folder_visits_the_store(tiny_model: Path) -> None:
         assert 1 <= record.agent_steps <= 3 and record.matches <= record.agent_steps
         assert record.unparsed + record.not_applied <= record.agent_steps
         assert len(record.session.steps) >= 1
+
+
+class Recorded:
+    """An LLM simulator that records each prompt and the output it got; ``one_prompt`` asks one at a time."""
+
+    def __init__(self, sim: LLMSimPolicy, *, one_prompt: bool) -> None:
+        self.sim, self.one_prompt = sim, one_prompt
+        self.name, self.context = sim.name, sim.context
+        self.seen: dict[str, set[str]] = {}
+        self.calls: list[int] = []
+
+    def start(self, slot, env) -> None:
+        pass
+
+    def act(self, slots, observations):
+        llm = self.sim.policy
+        prompts = [llm.prompts(o) for o in observations]
+        if self.one_prompt:
+            outputs = [llm.complete([p])[0] for p in prompts]
+        else:
+            outputs = self.sim.act(slots, observations)
+        self.calls.append(len(prompts))
+        for prompt, output in zip(prompts, outputs, strict=True):
+            self.seen.setdefault(prompt, set()).add(output)
+        return outputs
+
+
+@pytest.mark.parametrize("end_on_unparsed", [True, False])
+def test_greedy_visits_together_equal_visits_one_at_a_time(
+    tiny_model: Path, end_on_unparsed: bool, one_at_a_time, visit_tuple
+) -> None:
+    sampling = SamplingConfig(temperature=0.0, max_new_tokens=16, batch_size=4, bf16=False)
+    stores = {"base": StoreConfig(), "half": store_variant("half-results")}
+    config = SimulationConfig(
+        visits=3,
+        batch_size=6,
+        opening="first_step",
+        max_steps=5,
+        max_idle_steps=3,
+        end_on_unparsed=end_on_unparsed,
+    )
+    llm = LLMPolicy.from_path(tiny_model, sampling=sampling)
+    torch.manual_seed(0)
+    with torch.no_grad():  # larger random weights: outputs that differ from prompt to prompt
+        for weight in llm.model.parameters():
+            weight.normal_(0.0, 0.5)
+    together = Recorded(LLMSimPolicy(llm, "together"), one_prompt=False)
+    batched = visit_stores(together, stores, config)
+    alone = Recorded(LLMSimPolicy(llm, "alone"), one_prompt=True)
+    reference = one_at_a_time(alone, stores, config)
+    for name in stores:
+        assert [visit_tuple(r) for r in batched[name]] == reference[name], name
+    assert together.seen == alone.seen, "the same prompts, each with the same single completion"
+    assert all(len(outputs) == 1 for outputs in together.seen.values())
+    assert len({o for outputs in together.seen.values() for o in outputs}) > 1
+    assert together.calls[0] == 6 and set(alone.calls) == {1}, "every open visit in one call"
