@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rewardgym.envs.shopping.context import ContextMode
+from rewardgym.envs.shopping.context import ContextMode, check_context_limits
 
 ModelKind = Literal["scratch", "pretrained"]
 """The default model built here (``scratch``) or a model with pretrained weights."""
@@ -62,6 +62,10 @@ class PromptConfig:
     chat_template: Literal["auto", "never"] = "auto"
     """``auto``: prompt through the tokenizer's chat template when it has one (instruct models);
     ``never``: plain text (the default model has no template)."""
+
+    def __post_init__(self) -> None:
+        """Refuse a character budget that is not positive (None is no limit)."""
+        check_context_limits(self.max_context_chars, None)
 
 
 @dataclass(frozen=True)

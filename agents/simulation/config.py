@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rewardgym.envs.shopping.context import ContextMode, approx_token_count
+from rewardgym.envs.shopping.context import (
+    ContextMode,
+    approx_token_count,
+    check_context_limits,
+)
 from rewardgym.envs.shopping.live.env import Opening
 
 FIRST_HELD_OUT_INTENT = 1_000_000
@@ -24,6 +28,9 @@ class ContextOptions:
     """Token budget of the context, counted by ``count_tokens``; None = no budget."""
     count_tokens: Callable[[str], int] = approx_token_count
     """The token counter of that budget (an LLM policy's own tokenizer)."""
+
+    def __post_init__(self) -> None:
+        check_context_limits(self.max_context_chars, self.max_context_tokens)
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,26 @@ class _Budget:
         return text
 
 
+def check_context_limits(max_chars: object, max_tokens: object) -> None:
+    """Refuse a context budget that is not ``None`` (no limit) or a positive integer.
+
+    ``-1`` would read as "no limit" and ``0`` as an empty context, neither what a budget means;
+    a float or a bool is not a count.
+
+    Example:
+        >>> check_context_limits(None, 2048)
+        >>> check_context_limits(-1, None)
+        Traceback (most recent call last):
+        ...
+        ValueError: max_context_chars=-1: use a positive integer, or None for no limit
+    """
+    for name, value in (("max_context_chars", max_chars), ("max_context_tokens", max_tokens)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name}={value!r}: use a positive integer, or None for no limit")
+
+
 def build_context(
     history: Sequence[ShopStep],
     current_page: str,
@@ -104,6 +124,7 @@ def build_context(
     """The context text for predicting the step after ``history`` on ``current_page``."""
     if mode not in CONTEXT_MODES:
         raise ValueError(f"context must be one of {CONTEXT_MODES}, got {mode!r}")
+    check_context_limits(max_chars, max_tokens)
     cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
     budget = _Budget(cap, max_tokens, count_tokens)
     if mode == "compact":
@@ -234,4 +255,5 @@ __all__ = [
     "ContextMode",
     "approx_token_count",
     "build_context",
+    "check_context_limits",
 ]

@@ -15,6 +15,7 @@ from rewardgym.envs.shopping.context import (
     ContextMode,
     approx_token_count,
     build_context,
+    check_context_limits,
 )
 from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
 from rewardgym.envs.shopping.parsing import parse_output
@@ -85,6 +86,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
+        check_context_limits(max_context_chars, max_context_tokens)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.store, self.sessions = resolve_sessions(

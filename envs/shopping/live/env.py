@@ -14,6 +14,7 @@ from rewardgym.envs.shopping.context import (
     ContextMode,
     approx_token_count,
     build_context,
+    check_context_limits,
 )
 from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
 from rewardgym.envs.shopping.schema import actions_match
@@ -120,6 +121,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
+        check_context_limits(max_context_chars, max_context_tokens)
         if opening not in ("home", "first_step"):
             raise ValueError(f"opening must be 'home' or 'first_step', got {opening!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
