@@ -63,7 +63,9 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
         env_id = f"BabyAI-{level}-v0"
         import minigrid  # noqa: F401  (registers the BabyAI ids)
 
-        if env_id not in gym.registry:
+        spec = gym.registry.get(env_id) if isinstance(level, str) and ":" not in level else None
+        # ``level`` may come from a data set's env_kwargs: only minigrid's own levels are made.
+        if spec is None or not str(spec.entry_point).startswith("minigrid."):
             raise ValueError(
                 f"unknown BabyAI level {level!r}: {env_id} is not registered by minigrid"
             )

@@ -18,7 +18,7 @@ from gymnasium.envs.registration import register, registry
 
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.cli import main
-from rewardgym.envs import HOUSEHOLD_ID, TRAJECTORY_REPLAY_ID
+from rewardgym.envs import HOUSEHOLD_ID, TRAJECTORY_REPLAY_ID, babyai_text_id
 from rewardgym.envs.registration import check_registered, is_rewardgym_id, make_registered
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.dataset import METADATA_FILE
@@ -41,8 +41,9 @@ def evil_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     register(id=FOREIGN_ID, entry_point="evil_mod:Env")  # in rewardgym's namespace, not its code
+    register(id="BabyAI-Evil-v0", entry_point="evil_mod:Env")  # a "level" that is not minigrid's
     yield tmp_path
-    del registry[FOREIGN_ID]
+    del registry[FOREIGN_ID], registry["BabyAI-Evil-v0"]
     assert not (tmp_path / "canary").exists(), "evil_mod was imported"
 
 
@@ -126,3 +127,10 @@ def test_the_gate_accepts_only_rewardgym_code(evil_cwd: Path) -> None:
     with pytest.raises(ValueError, match="rewardgym/Household-v1"):  # the message lists the ids
         make_registered(FOREIGN_ID, source="x.json")
     assert make_registered(HOUSEHOLD_ID, source="code").spec.id == HOUSEHOLD_ID  # type: ignore[union-attr]
+
+
+def test_a_babyai_level_from_env_kwargs_is_minigrids_own(evil_cwd: Path) -> None:
+    """A data set's ``env_kwargs`` reach the env: ``level`` must name one of minigrid's levels."""
+    for level in ("Evil", "evil_mod:Env", 3):
+        with pytest.raises(ValueError, match="unknown BabyAI level"):
+            gym.make(babyai_text_id("GoToLocal"), level=level)
