@@ -1,19 +1,29 @@
-"""The ``rewardgym`` command line: each command is a frozen config dataclass that tyro parses.
+"""The rewardgym command line: one command per job, each with its options and their help.
 
 A command is a frozen dataclass with a ``run()`` method, defined beside the code it runs; its
 fields (nested configs included) are the options, and the attribute docstring under each field
 is its ``--help`` text. A command with presets has a ``preset`` field and a flattened
 ``config`` field: ``--preset NAME`` picks the named config whose values every other option
 (and ``--help``) then shows as its default, so each default lives in one place.
+
+A mistake of the user's (a bad value, a name that is not one of the choices, an output that
+would replace their files) prints one line naming the option and exits 2; Ctrl-C prints one
+line and exits 130. Anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
+
+from rewardgym.cli_help import help_registry
+from rewardgym.runtime import UserError
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,36 @@ COMMANDS: dict[tuple[str, ...], Command] = {
 }
 
 
+USER_ERRORS: tuple[type[Exception], ...] = (
+    UserError,
+    FileExistsError,
+    FileNotFoundError,
+    NotADirectoryError,
+)
+"""What a command raises for a mistake of the user's: one line and exit status 2, no traceback."""
+
+LOG_COLUMNS = "400"
+"""Width of rich's output when stdout is not a terminal, so a log never breaks a line at 80."""
+
+
+class UserMistake(SystemExit):
+    """Exit status 2 after a one-line message on stderr; ``str()`` is that message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(2)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def refuse(prog: str, problem: object) -> NoReturn:
+    """Print ``prog: problem`` as one line on stderr and exit with status 2."""
+    message = f"{prog}: {' '.join(str(problem).split())}"
+    print(message, file=sys.stderr)
+    raise UserMistake(message)
+
+
 def _load(spec: str) -> Any:
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(module), name)
@@ -92,6 +132,15 @@ def _find(args: Sequence[str]) -> tuple[tuple[str, ...], Command] | None:
     return None
 
 
+def _unknown_command(args: Sequence[str]) -> str:
+    """One line naming the unknown command and the nearest real one (or all of them)."""
+    names = [" ".join(words) for words in COMMANDS]
+    given = " ".join(args[:2]) if args[0] in {w[0] for w in COMMANDS} else args[0]
+    close = difflib.get_close_matches(given, names, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}."
+    return f"unknown command '{given}'; {hint} (rewardgym --help describes each)"
+
+
 def _preset_name(args: Sequence[str], default: str, choices: Sequence[str]) -> str:
     """The value of ``--preset`` in ``args`` (either spelling), or ``default``."""
     name = default
@@ -101,8 +150,36 @@ def _preset_name(args: Sequence[str], default: str, choices: Sequence[str]) -> s
         elif arg.startswith("--preset="):
             name = arg.split("=", 1)[1]
     if name not in choices:
-        raise SystemExit(f"rewardgym: unknown --preset {name!r}; choose one of {tuple(choices)}")
+        close = difflib.get_close_matches(name, choices, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UserError(f"unknown --preset {name!r}{hint}; choose one of {', '.join(choices)}")
     return name
+
+
+def _one_line_errors() -> contextlib.AbstractContextManager[None]:
+    """Let tyro hand a rejected value or a failed ``__post_init__`` to us as a UserError.
+
+    tyro draws those in a box; through its (private, optional) parse-error hook they become
+    one line like every other user error. Without the hook, tyro's box stays.
+    """
+    try:
+        from tyro import _errors
+    except ImportError:  # pragma: no cover - a tyro without the hook
+        return contextlib.nullcontext()
+
+    def hook(event: Any) -> None:
+        argument = getattr(event, "argument", None)
+        flag = "/".join(argument.lowered.name_or_flags) if argument is not None else ""
+        if isinstance(event, _errors.InvalidChoice):
+            close = difflib.get_close_matches(event.value, event.choices, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise UserError(
+                f"{flag} {event.value!r}{hint}: choose one of {', '.join(event.choices)}"
+            )
+        if isinstance(event, _errors.InstantiationFailure):
+            raise UserError(f"{flag}: {event.message}" if flag else event.message)
+
+    return _errors.on_parse_error(hook)
 
 
 def build(args: Sequence[str]) -> Any:
@@ -113,37 +190,71 @@ def build(args: Sequence[str]) -> Any:
 
     found = _find(args)
     if found is None:
-        print(_overview(), file=sys.stderr if args else sys.stdout)
-        raise SystemExit(0 if not args or args[0] in ("-h", "--help") else 2)
+        if not args or args[0] in ("-h", "--help"):
+            print(_overview())
+            raise SystemExit(0)
+        refuse("rewardgym", _unknown_command(args))
     words, command = found
+    prog = f"rewardgym {' '.join(words)}"
     cls = _load(command.target)
     rest = list(args[len(words) :])
     default = None
     description = (cls.__doc__ or "").strip()
-    if command.presets is not None:
-        presets = _load(command.presets)
-        fallback = next(f.default for f in dataclasses.fields(cls) if f.name == "preset")
-        name = _preset_name(rest, str(fallback), list(presets))
-        default = cls(preset=name, config=presets[name])
-        description += (
-            f"\n\nDefaults shown are the '{name}' preset's; presets: {', '.join(presets)} "
-            "(`--preset NAME --help` shows another's)."
-        )
     try:
-        return tyro.cli(
-            cls,
-            args=rest,
-            default=default,
-            prog=f"rewardgym {' '.join(words)}",
-            description=description,
-        )
+        if command.presets is not None:
+            presets = _load(command.presets)
+            fallback = next(f.default for f in dataclasses.fields(cls) if f.name == "preset")
+            name = _preset_name(rest, str(fallback), list(presets))
+            default = cls(preset=name, config=presets[name])
+            description += (
+                f"\n\nDefaults shown are the '{name}' preset's; presets: {', '.join(presets)} "
+                "(--preset NAME --help shows another's)."
+            )
+        with _one_line_errors():
+            return tyro.cli(
+                cls,
+                args=rest,
+                default=default,
+                prog=prog,
+                description=description,
+                registry=help_registry(),
+            )
     except ValueError as err:  # a config's own validation (__post_init__) names the field
-        raise SystemExit(f"rewardgym {' '.join(words)}: {err}") from err
+        refuse(prog, err)
+
+
+@contextlib.contextmanager
+def _plain_output() -> Iterator[None]:
+    """While a command runs with stdout not a terminal, let rich lay lines out wide."""
+    if sys.stdout.isatty() or "COLUMNS" in os.environ:
+        yield
+        return
+    os.environ["COLUMNS"] = LOG_COLUMNS
+    try:
+        yield
+    finally:
+        os.environ.pop("COLUMNS", None)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rewardgym`` console script."""
-    build(list(sys.argv[1:] if argv is None else argv)).run()
+    args = list(sys.argv[1:] if argv is None else argv)
+    found = _find(args)
+    prog = f"rewardgym {' '.join(found[0])}" if found else "rewardgym"
+    try:
+        command = build(args)
+        with _plain_output():
+            command.run()
+    except KeyboardInterrupt:
+        print(
+            f"{prog}: interrupted (Ctrl-C). Each output is written whole or not at all, so "
+            "--out holds what the last finished run left; run the same command again to "
+            "resume (work already cached, such as judge answers and embeddings, is reused).",
+            file=sys.stderr,
+        )
+        raise SystemExit(130) from None
+    except USER_ERRORS as err:
+        refuse(prog, err)
 
 
 if __name__ == "__main__":

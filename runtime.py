@@ -43,6 +43,14 @@ OLD_PREFIX = ".rgold-"
 """Prefix under which a replaced directory waits for removal after the new one is in place."""
 
 
+class UserError(ValueError):
+    """A bad input the user can fix (an option, a path, a name): the CLI prints it as one line.
+
+    A ``ValueError``, so Python callers that catch those keep working; the ``rewardgym``
+    command prints its message (which names the option, the value and what to do) and exits 2.
+    """
+
+
 def rewardgym_home() -> Path:
     """The cache root: ``$REWARDGYM_HOME`` or ``~/.cache/rewardgym``."""
     return Path(os.environ.get("REWARDGYM_HOME", Path.home() / ".cache" / "rewardgym"))
@@ -270,6 +278,7 @@ __all__ = [
     "OLD_PREFIX",
     "OWNER_FILE",
     "TMP_PREFIX",
+    "UserError",
     "absolute",
     "atomic_output",
     "atomic_path",

@@ -86,6 +86,30 @@ class BenchConfig:
     bootstrap_samples: int = 2000
     """Bootstrap resamples of the test sessions behind every 95% interval."""
 
+    def __post_init__(self) -> None:
+        """Refuse sizes that score nothing, naming the field and the valid range."""
+        sizes = {
+            "train_sessions": self.train_sessions,
+            "validation_sessions": self.validation_sessions,
+            "eval_sessions": self.eval_sessions,
+            "ablation_eval_sessions": self.ablation_eval_sessions,
+        }
+        for name, value in sizes.items():
+            if value is not None and value < 1:
+                raise ValueError(
+                    f"BenchConfig.{name}={value}: use at least 1 session, or None for all"
+                )
+        if not 0.0 < self.validation_fraction < 1.0:
+            raise ValueError(
+                f"BenchConfig.validation_fraction={self.validation_fraction}: use a share in (0, 1)"
+            )
+        if self.bootstrap_samples < 1 or not self.seeds:
+            raise ValueError(
+                f"BenchConfig.bootstrap_samples={self.bootstrap_samples}, seeds={self.seeds}: "
+                "use at least 1 resample and 1 seed"
+            )
+
+
 
 def _quick() -> BenchConfig:
     return BenchConfig(

@@ -127,12 +127,7 @@ def load_model(
     quiet_libraries()
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    location = Path(path).expanduser()
-    if not (location / "config.json").is_file():
-        raise FileNotFoundError(
-            f"model path {str(path)!r} holds no config.json; pass a directory saved with "
-            "save_pretrained (a Hugging Face causal LM), or omit it to build the default model"
-        )
+    location = local_model_dir(path)
     tokenizer = prepare_tokenizer(AutoTokenizer.from_pretrained(location))
     model = AutoModelForCausalLM.from_pretrained(location)
     if model.generation_config.pad_token_id is None:
@@ -147,7 +142,22 @@ def load_tokenizer(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
     quiet_libraries()
     from transformers import AutoTokenizer
 
-    return prepare_tokenizer(AutoTokenizer.from_pretrained(Path(path).expanduser()))
+    return prepare_tokenizer(AutoTokenizer.from_pretrained(local_model_dir(path)))
+
+
+def local_model_dir(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a folder holding ``config.json``; ``FileNotFoundError`` before any loader runs.
+
+    Checked first, so that transformers never takes a missing path for a hub repository id.
+    """
+    location = Path(path).expanduser()
+    if not (location / "config.json").is_file():
+        raise FileNotFoundError(
+            f"model path {str(path)!r} holds no config.json; pass a directory saved with "
+            "save_pretrained (a Hugging Face causal LM), or omit it to build the default model "
+            "(nothing is fetched from a hub)"
+        )
+    return location
 
 
 __all__ = [
@@ -156,6 +166,7 @@ __all__ = [
     "create_default_model",
     "load_model",
     "load_tokenizer",
+    "local_model_dir",
     "offline",
     "quiet_libraries",
     "save_model",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -14,6 +15,7 @@ from rewardgym.envs.registration import make_registered
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset, schema_from_space
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.runtime import UserError
 
 
 def episode_seeds(seed: int, episodes: int) -> list[int]:
@@ -161,6 +163,14 @@ def _stack(observations: list[dict[str, Any]]) -> dict[str, Any]:
     return columns
 
 
+def _env_keywords(env_id: str) -> list[str]:
+    """The keyword arguments that ``gym.make(env_id, ...)`` passes on to the env's constructor."""
+    from gymnasium.envs.registration import load_env_creator, registry
+
+    creator = load_env_creator(registry[env_id].entry_point)
+    return [name for name in inspect.signature(creator).parameters if name != "self"]
+
+
 def collect_dataset(
     config: CollectConfig | None = None,
     progress: Callable[[int], None] | None = None,
@@ -172,7 +182,15 @@ def collect_dataset(
     """
     config = config or CollectConfig()
     kwargs: dict[str, Any] = dict(config.env_kwargs)
-    env = make_registered(config.env, source="CollectConfig.env", **kwargs)
+    try:
+        env = make_registered(config.env, source="CollectConfig.env", **kwargs)
+    except TypeError as err:  # a keyword the env does not take: the user's --env-kwargs
+        if "unexpected keyword argument" not in str(err):
+            raise
+        raise UserError(
+            f"CollectConfig.env_kwargs={kwargs}: {config.env} takes only the keywords "
+            f"{', '.join(_env_keywords(config.env))}"
+        ) from err
     base = env.unwrapped
     task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
     start = time.perf_counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -90,6 +91,16 @@ class CorenConfig:
             )
         if self.batch_size < 1:
             raise ValueError(f"CorenConfig.batch_size={self.batch_size}: use at least 1")
+        if self.epochs < 1 or self.hidden_size < 1:
+            raise ValueError(
+                f"CorenConfig.epochs={self.epochs}, hidden_size={self.hidden_size}: the "
+                "orchestrator needs at least 1 epoch and 1 hidden unit"
+            )
+        if not (math.isfinite(self.learning_rate) and self.learning_rate > 0):
+            raise ValueError(
+                f"CorenConfig.learning_rate={self.learning_rate}: use a finite rate above 0 "
+                "(default 1e-2)"
+            )
         if self.probe_states < 0:
             raise ValueError(f"CorenConfig.probe_states={self.probe_states}: use 0 or more")
         if self.qa_pairs < 1:

@@ -1,0 +1,156 @@
+"""Bad invocations of ``rewardgym``: one line on stderr, a non-zero exit, never a traceback.
+
+Issue 24 item 8 (and 23 items 4-5). Each row is an argv a careless user types; ``{ds}`` is a
+small data set, ``{file}`` a file, ``{mine}`` a folder holding the user's own file, ``{empty}``
+an empty folder (the working directory) and ``{new}`` a path that does not exist. Rows run in this process through
+``rewardgym.cli.main`` (the console script calls it); a few run as real processes to check
+the exit status and, for Ctrl-C, the signal.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rewardgym.cli import main
+from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+
+LABEL = ["label", "coren", "--dataset", "{ds}", "--out", "{new}", "--no-minari"]
+COLLECT = ["data", "collect", "--out", "{new}", "--episodes", "2", "--no-minari"]
+SHOP = ["bench", "shop", "--preset", "tiny", "--out", "{new}"]
+DATA_SHOP = ["data", "shop", "--out", "{new}", "--sessions", "3"]
+
+# (row id, argv, words the one line must contain)
+ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
+    ("unknown-command", ["frobnicate"], ("frobnicate", "data collect")),
+    ("misspelt-command", ["bench", "shpo"], ("bench shpo", "did you mean 'bench shop'")),
+    ("unknown-preset", ["bench", "shop", "--preset", "huge"], ("huge", "tiny")),
+    ("not-an-int", [*COLLECT, "--episodes", "abc"], ("--episodes", "abc")),
+    ("closed-choice", [*LABEL, "--candidates", "some"], ("--candidates", "grounded")),
+    ("epochs-0", [*LABEL, "--epochs", "0"], ("epochs=0",)),
+    ("learning-rate-nan", [*LABEL, "--learning-rate", "nan"], ("learning_rate=nan",)),
+    ("judge-hf-missing", [*LABEL, "--judge", "hf:/nonexistent"], ("/nonexistent",)),
+    ("judge-hf-empty", [*LABEL, "--judge", "hf:{empty}"], ("config.json",)),
+    ("judge-openai-not-url", [*LABEL, "--judge", "openai:notaurl"], ("notaurl",)),
+    ("judge-unknown", [*LABEL, "--judge", "oracle"], ("oracle", "embedding")),
+    ("dataset-missing", ["label", "coren", "--dataset", "{new}", "--out", "{empty}"], ("new",)),
+    ("seed-negative", [*COLLECT, "--seed", "-1"], ("seed", "-1")),
+    ("env-not-ours", [*COLLECT, "--env", "CartPole-v1"], ("CartPole-v1",)),
+    ("env-kwargs-unknown", [*COLLECT, "--env-kwargs", "bogus_kw", "1"], ("bogus_kw",)),
+    ("model-missing", [*SHOP, "--model", "/nonexistent"], ("/nonexistent", "config.json")),
+    ("eval-sessions-0", [*SHOP, "--eval-sessions", "0"], ("eval_sessions=0",)),
+    ("ab-out-file", ["simulate", "ab", "--out", "{file}", "--visits", "2"], ("is a file",)),
+    ("ab-out-mine", ["simulate", "ab", "--out", "{mine}", "--visits", "2"], ("mine",)),
+    ("fidelity-out-file", ["bench", "fidelity", "--preset", "tiny", "--out", "{file}"], ("file",)),
+    ("fidelity-out-mine", ["bench", "fidelity", "--preset", "tiny", "--out", "{mine}"], ("mine",)),
+    # Rows whose fix belongs to other parts of issue 24: output ownership before any work
+    # (item 1), selectors (item 5) and nonsense values (item 9).
+    ("shop-out-file", [*SHOP[:-1], "{file}"], ("is a file",)),
+    ("shop-out-mine", [*SHOP[:-1], "{mine}"], ("mine",)),
+    ("embodied-out-mine", ["bench", "embodied", "--out", "{mine}"], ("mine",)),
+    ("shop-only-bogus", [*SHOP, "--only", "bogus"], ("bogus", "shop-r1")),
+    ("embodied-rows-bogus", ["bench", "embodied", "--rows", "bogus/x"], ("bogus/x",)),
+    ("ab-policy-bogus", ["simulate", "ab", "--out", "{new}", "--policy", "bogus"], ("bogus",)),
+    ("ab-store-bogus", ["simulate", "ab", "--out", "{new}", "--store-b", "bogus"], ("bogus",)),
+    ("start-time-nan", [*DATA_SHOP, "--start-time", "nan"], ("nan",)),
+    ("products-huge", [*DATA_SHOP, "--products-per-category", "100000000"], ("100000000",)),
+]
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("bad")
+    collect_dataset(CollectConfig(episodes=2, seed=1)).save(root / "ds", minari=False)
+    (root / "file").write_text("the user's file\n")
+    (root / "mine").mkdir()
+    (root / "mine" / "notes.txt").write_text("keep\n")
+    (root / "empty").mkdir()
+    return {k: str(root / k) for k in ("ds", "file", "mine", "empty")}
+
+
+def _fill(argv: list[str], places: dict[str, str], new: Path) -> list[str]:
+    return [arg.format(new=new, **places) for arg in argv]
+
+
+def _one_line(stderr: str, code: object) -> str:
+    """The message a user sees: stderr, plus a string exit code (Python prints it at exit)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if isinstance(code, str):
+        lines += code.splitlines()
+    assert "Traceback" not in stderr
+    assert len(lines) == 1, f"expected one message line, got {len(lines)}: {lines[:12]}"
+    return lines[0]
+
+
+@pytest.mark.parametrize(("argv", "words"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
+def test_a_bad_invocation_prints_one_line(
+    argv: list[str],
+    words: tuple[str, ...],
+    places: dict[str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(places["empty"])
+    new = tmp_path / "new"
+    with pytest.raises(SystemExit) as stop:
+        main(_fill(argv, places, new))
+    assert stop.value.code not in (0, None)
+    line = _one_line(capsys.readouterr().err, stop.value.code)
+    for word in words:
+        assert word in line, f"{word!r} missing from: {line}"
+    assert Path(places["mine"], "notes.txt").read_text() == "keep\n"
+    assert not new.exists() and not any(Path(places["empty"]).iterdir())
+
+
+def _rewardgym(*args: str) -> list[str]:
+    return [sys.executable, "-m", "rewardgym.cli", *args]
+
+
+@pytest.mark.parametrize(
+    "argv", [["frobnicate"], ["data", "collect", "--out", "{new}", "--seed", "-1"]]
+)
+def test_the_console_exit_status_is_2(
+    argv: list[str], places: dict[str, str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        _rewardgym(*_fill(argv, places, tmp_path / "new")),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    _one_line(done.stderr, None)
+
+
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path) -> None:
+    """SIGINT in the middle of ``data collect``: one line saying what was kept; status 130."""
+    out = tmp_path / "out"
+    ready = "import sys; from rewardgym.cli import main; import rewardgym.envs.trajectories.collect"
+    script = f"{ready}; print('ready', flush=True); main(sys.argv[1:])"
+    argv = ["data", "collect", "--out", str(out), "--episodes", "1000000", "--no-minari"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    with subprocess.Popen(
+        [sys.executable, "-c", script, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as proc:
+        try:
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+            time.sleep(1.5)  # inside the collection loop by now
+            proc.send_signal(signal.SIGINT)
+            _, stderr = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert proc.returncode == 130, stderr[-2000:]
+    line = _one_line(stderr, None)
+    assert "interrupted" in line and "run the same command again" in line
+    assert list(tmp_path.iterdir()) == []  # nothing half-written, no temporary left
