@@ -79,6 +79,8 @@ class JudgedDataset:
     cache_hits: int
     seconds: float
     qa: QABank | None = None
+    call_seconds: float = 0.0
+    """Seconds spent inside the judge's backend, on the requests the cache did not answer."""
 
     def flat_terms(self) -> np.ndarray:
         """The ``(S, 3)`` terms of all steps, episode after episode."""
@@ -110,6 +112,11 @@ class LabelReport:
     cache: str = ""
     judges: dict[str, dict[str, float]] = field(default_factory=dict)
     """The judge-quality row of the judge, keyed by its name (``wrappers.judges.quality``)."""
+    judge_call_seconds: float = 0.0
+    """Seconds spent inside the judge's backend on the ``judge_calls`` the cache missed."""
+    cold_seconds_per_1k_calls: float | None = None
+    """The judge's cold cost, whatever the cache held: ``judge_call_seconds`` per 1,000
+    ``judge_calls`` (None when the cache answered every request, ``cache_hits`` of them)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
@@ -162,6 +169,7 @@ def judge_dataset(
     if qa is None:
         qa = default_qa_bank(data, config, embedder)
     calls_before, failures_before = judge.stats.calls, judge.stats.failures
+    seconds_before = judge.stats.seconds
     hits_before = cache.stats.hits if cache is not None else 0
     from tqdm.auto import tqdm
 
@@ -183,6 +191,7 @@ def judge_dataset(
         cache_hits=(cache.stats.hits - hits_before) if cache is not None else 0,
         seconds=time.perf_counter() - start,
         qa=qa,
+        call_seconds=judge.stats.seconds - seconds_before,
     )
 
 
@@ -222,6 +231,16 @@ def _probe(
         return None
     ensemble = Ensemble(judge, prompts, config, cache)
     return states, probe_ratings(states, data.action_names, ensemble)
+
+
+def cold_cost(call_seconds: float, calls: int) -> float | None:
+    """Seconds per 1,000 backend calls (``None`` without calls: the cache answered everything).
+
+    Example:
+        >>> cold_cost(4.5, 1500), cold_cost(0.0, 0)
+        (3.0, None)
+    """
+    return call_seconds / calls * 1000 if calls else None
 
 
 def split_episodes(n: int, holdout_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -419,6 +438,10 @@ def label_ablations(
                 initial_loss=info.get("initial_loss"),
                 extra={k: v for k, v in info.items() if k == "mean_weights"},
                 cache=str(cache_file),
+                judge_call_seconds=judged.call_seconds,
+                cold_seconds_per_1k_calls=cold_cost(
+                    judged.call_seconds, judged.judge_stats["calls"]
+                ),
             )
             if probe is not None:
                 row = judge_report(
@@ -488,6 +511,7 @@ __all__ = [
     "LabelReport",
     "LabellingError",
     "check_judged",
+    "cold_cost",
     "default_cache_path",
     "dense_rewards",
     "judge_dataset",

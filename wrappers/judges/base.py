@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,19 +86,27 @@ class JudgeRequest:
 
 @dataclass
 class JudgeStats:
-    """Thread-safe counters of one judge: calls answered by the backend, failures, retries."""
+    """Thread-safe counters of one judge: backend calls, failures, retries, seconds in calls.
+
+    ``seconds`` is the wall time spent inside the backend (cache hits never reach it), so
+    ``seconds / calls`` is the judge's cold cost per request.
+    """
 
     calls: int = 0
     failures: int = 0
     retries: int = 0
+    seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def add(self, calls: int = 0, failures: int = 0, retries: int = 0) -> None:
+    def add(
+        self, calls: int = 0, failures: int = 0, retries: int = 0, seconds: float = 0.0
+    ) -> None:
         """Add to the counters."""
         with self._lock:
             self.calls += calls
             self.failures += failures
             self.retries += retries
+            self.seconds += seconds
 
     def as_dict(self) -> dict[str, int]:
         """The counters as a plain dict."""
@@ -125,12 +134,15 @@ class Judge(ABC):
         """Answer a batch of requests (one backend call each) and count them."""
         if not requests:
             return []
+        start = time.perf_counter()
         answers = self._complete(requests)
+        seconds = time.perf_counter() - start
         if len(answers) != len(requests):
             raise RuntimeError(
                 f"judge {self.identity} returned {len(answers)} answers for {len(requests)} requests"
             )
-        self.stats.add(calls=len(requests), failures=sum(a is None for a in answers))
+        failures = sum(a is None for a in answers)
+        self.stats.add(calls=len(requests), failures=failures, seconds=seconds)
         return answers
 
     def cache_inputs(self, request: JudgeRequest) -> Any:
