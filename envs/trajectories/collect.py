@@ -59,6 +59,15 @@ def _expert_of(env: gym.Env[Any, Any], config: CollectConfig, sibling: bool) -> 
     return _Script(base.expert_script())
 
 
+def _replanned(env: gym.Env[Any, Any], sibling: bool) -> _Script | None:
+    """The searcher's script from the current state (``None``: the goal is lost, keep the old)."""
+    from rewardgym.envs.household.v1.progress import searcher_plan, sibling_task
+
+    base: Any = env.unwrapped
+    actions = searcher_plan(base, sibling_task(base) if sibling else None)
+    return _Script(actions) if actions else None
+
+
 def collect_episode(
     env: gym.Env[Any, Any],
     *,
@@ -90,9 +99,12 @@ def collect_episode(
     terminated = truncated = False
     step_info: dict[str, Any] = info
     pending: int | None = None
+    gave_up = False
     while not (terminated or truncated):
         if scripted:
-            perturb = len(actions) > 0 and rng.random() < settings.noise
+            if config.give_up and actions and not gave_up:
+                gave_up = rng.random() < config.give_up
+            perturb = gave_up or (len(actions) > 0 and rng.random() < settings.noise)
             if not perturb:
                 pending = expert()
                 if pending is None and actions:
@@ -105,6 +117,8 @@ def collect_episode(
         else:
             action = int(pending)
         obs, _, terminated, truncated, step_info = env.step(action)
+        if perturb and not gave_up and config.recover and rng.random() < config.recover:
+            expert = _replanned(env, sibling) or expert
         observations.append(obs)
         actions.append(int(action))
         executable.append(bool(step_info.get("executable", True)))
@@ -114,6 +128,8 @@ def collect_episode(
     rewards = np.zeros(n, dtype=np.float32)
     rewards[-1] = 1.0 if success else 0.0  # only the success flag is recorded
     extras: dict[str, Any] = {"perturbations": int(n - sum(from_expert))}
+    if config.give_up:
+        extras["gave_up"] = bool(gave_up)
     task = getattr(base, "task", None)
     if scripted and task is not None:
         extras["demonstrated_task"] = int(task.sibling if sibling else task.id)

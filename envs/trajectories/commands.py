@@ -23,6 +23,10 @@ class DataCollect:
     """Also write the Minari copy under OUT/data."""
     overwrite: bool = False
     """Replace a data set that an earlier ``data collect`` wrote to OUT."""
+    variant: str | None = None
+    """A named Household-v1 data-set variant (coren, navigate, noisy, stitch, stitch-siblings;
+    rewardgym.envs.trajectories.variants): its collector settings replace the options above,
+    except --episodes, --seed and --env-kwargs."""
 
     def run(self) -> None:
         """Collect, save and print where the data set went.
@@ -39,6 +43,19 @@ class DataCollect:
         from rewardgym.runtime import prepare_output
 
         config = self.collect
+        if self.variant is not None:
+            from rewardgym.envs.trajectories.variants import variant_config
+
+            try:
+                config = variant_config(
+                    self.variant,
+                    episodes=config.episodes,
+                    seed=config.seed,
+                    env_kwargs=config.env_kwargs,
+                    allow_held_out=config.allow_held_out,
+                )
+            except ValueError as err:
+                raise SystemExit(f"rewardgym data collect --variant: {err}") from err
         try:
             out = prepare_output(self.out, DATASET_KIND, overwrite=self.overwrite)
         except FileExistsError as err:

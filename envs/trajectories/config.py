@@ -94,6 +94,14 @@ class CollectConfig:
     """Keyword arguments for ``gym.make`` (for Household: layout, max_steps, tasks)."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""
+    recover: float = 0.0
+    """Probability that the script expert replans after a perturbation (expert "script" only):
+    the searcher's script from the state the random action left, knowing what was seen; 0 (the
+    default) never replans, so the script carries on regardless (COREN's collector)."""
+    give_up: float = 0.0
+    """Probability, at each step after the first, that the demonstrator stops following the
+    expert for good (expert "script" only): the rest of the episode is random actions until the
+    env ends it, so failures go wrong at varied points; 0 (the default) never gives up."""
 
     def __post_init__(self) -> None:
         """Reject settings that cannot make a sensible data set, naming the value and the range."""
@@ -131,6 +139,15 @@ class CollectConfig:
                 "sibling_fraction > 0 needs expert='script' (sibling demonstrations are "
                 "scripts); set sibling_fraction=0 to collect with the replanning expert"
             )
+        for name in ("recover", "give_up"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} is a probability in [0, 1], got {value}")
+            if value > 0 and self.collector().expert != "script":
+                raise ValueError(
+                    f"{name}={value} needs expert='script' (the replanning expert already "
+                    f"replans at every step); set {name}=0 or collect with the script"
+                )
         split = self.env_kwargs.get("instructions", "train")
         if split != "train" and not self.allow_held_out:
             raise ValueError(

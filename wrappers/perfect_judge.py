@@ -1,0 +1,78 @@
+"""The simulator as a perfect COREN judge: every Household-v1 step rated on COREN's -2..+2 rubric.
+
+COREN (arXiv 2411.17135) has an LLM ensemble rate each action: 2 the next correct action,
+1 supportive, 0 neutral, -1 searching an irrelevant object, -2 not executable. The perfect
+judge gives the same rubric from the simulator's facts
+(``rewardgym.envs.household.v1.progress.StepFacts``), so a data set it labels is COREN's
+ceiling in this setting: the ``cql/perfect-judge`` row of ``bench embodied`` composes it with
+the success flag exactly as the COREN rows are composed (``compose_rewards`` with the row's
+lambda; the rating is on the rubric's own scale, as COREN's dense rewards are). Unlike the
+oracle's potential-based shaping it changes which actions look best step by step: a detour
+costs -1 and is not paid back by coming back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rewardgym.envs.household.v1.progress import StepFacts, episode_step_facts
+
+if TYPE_CHECKING:
+    from rewardgym.envs.trajectories.dataset import TrajectoryDataset
+    from rewardgym.envs.trajectories.episode import Episode
+
+PERFECT_JUDGE_SOURCE = "perfect judge: the simulator on COREN's -2..+2 rubric"
+"""The ``dense_reward_source`` of a data set labelled by :func:`perfect_judge_rewards`."""
+
+
+def perfect_judge_rating(facts: StepFacts) -> int:
+    """COREN's rubric score of one step from the simulator's facts.
+
+    - ``-2``: not executable, made the goal unreachable, or an irreversible action that was
+      not progress (a wasted appliance cycle, something thrown away);
+    - ``+2``: the next step of the searcher's replanned script, a goal predicate newly met,
+      or fewer steps left to the goal;
+    - ``-1``: more steps left (a detour, undoing progress), or no change from a search step
+      (walk, find) for something the goal does not need (searching an irrelevant object);
+    - ``+1``: no change in distance, on an object the goal needs (supportive);
+    - ``0``: no change, any other executable step (neutral).
+
+    Example:
+        >>> from rewardgym.envs.household.v1.progress import StepFacts
+        >>> step = StepFacts(True, True, 5, 4, 0, False, False, True)
+        >>> perfect_judge_rating(step)
+        2
+    """
+    before, after = facts.distance_before, facts.distance_after
+    progress = facts.on_plan or facts.goal_gain > 0
+    if before is not None and after is not None:
+        progress = progress or after < before
+    if not facts.executable or facts.dead_end or (facts.irreversible and not progress):
+        return -2
+    if progress:
+        return 2
+    if before is None or after is None or after > before or facts.goal_gain < 0:
+        return -1
+    if facts.touches_goal:
+        return 1
+    return -1 if facts.searching else 0
+
+
+def perfect_judge_rewards(data: TrajectoryDataset | Sequence[Episode]) -> list[np.ndarray]:
+    """The perfect judge's rating of every step of every Household-v1 episode (float32)."""
+    from rewardgym.envs.household.v1 import HouseholdV1Env
+
+    envs: dict[str, HouseholdV1Env] = {}
+    out = []
+    for episode in data:
+        layout = episode.layout or "default"
+        env = envs.setdefault(layout, HouseholdV1Env(layout=layout))
+        ratings = [perfect_judge_rating(f) for f in episode_step_facts(episode, env)]
+        out.append(np.asarray(ratings, dtype=np.float32))
+    return out
+
+
+__all__ = ["PERFECT_JUDGE_SOURCE", "perfect_judge_rating", "perfect_judge_rewards"]
