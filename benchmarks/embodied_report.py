@@ -187,6 +187,12 @@ def _split_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> st
     return markdown_table(list(table.values()), columns, digits=1)
 
 
+CONSTANT = "n/a (one class or equal returns)"
+"""What an undefined correlation says: held-out episodes all succeed, all fail or tie."""
+TIED = "n/a (oracle SR = sparse SR)"
+"""What an undefined position between sparse and oracle CQL says."""
+
+
 def render_markdown(payload: Mapping[str, Any]) -> str:
     """The suite's Markdown report: main and cross-domain tables, the check, data, timings."""
     rows, meta, config = payload["rows"], payload["meta"], payload["config"]
@@ -216,7 +222,11 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         if check["coren_position"]:
             parts += ["", "COREN schemes between sparse (0) and oracle (1):", ""]
             table = [{"reward": k, "position": v} for k, v in check["coren_position"].items()]
-            parts.append(markdown_table(table, ["reward", "position"], digits=2))
+            parts.append(
+                markdown_table(
+                    table, ["reward", "position"], digits=2, undefined={"position": TIED}
+                )
+            )
     diagnostics = meta.get("reward_diagnostics", {})
     if diagnostics:
         parts += ["", "### Dense rewards on the training data (mean per step, return)", ""]
@@ -229,7 +239,14 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             {"ablation": k, "corr": v["heldout_correlation"], "judge_calls": v["judge_calls"]}
             for k, v in reports.items()
         ]
-        parts.append(markdown_table(table, ["ablation", "corr", "judge_calls"], digits=3))
+        parts.append(
+            markdown_table(
+                table,
+                ["ablation", "corr", "judge_calls"],
+                digits=3,
+                undefined={"corr": CONSTANT},
+            )
+        )
     judges = payload.get("judges", {})
     if judges:
         parts += [
@@ -246,13 +263,14 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             {
                 "judge": name,
                 **{k: 100.0 * float(row[k]) for k in shares},
-                "corr": row.get("return_success_corr", float("nan")),
+                "corr": row.get("return_success_corr", "n/a (labelling judge only)"),
                 "states": row["probe_states"],
                 "s/state": row["probe_seconds_per_state"],
             }
             for name, row in judges.items()
         ]
-        parts.append(markdown_table(table, list(table[0]), digits=2))
+        why = {"corr": CONSTANT, "nonexec_minus2": "n/a (none rated)"}
+        parts.append(markdown_table(table, list(table[0]), digits=2, undefined=why))
     latency = [{"policy": f"agent ({k})", **v} for k, v in meta.get("agent_latency", {}).items()]
     judge = meta.get("judge_policy", {})
     if judge:

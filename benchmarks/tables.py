@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 
-def _cell(value: Any, digits: int) -> str:
+def _cell(value: Any, digits: int, undefined: str) -> str:
     if isinstance(value, float):
-        return f"{value:.{digits}f}"
+        return undefined if math.isnan(value) else f"{value:.{digits}f}"
     return str(value)
 
 
@@ -21,12 +22,26 @@ def markdown_table(
     *,
     headers: Sequence[str] | None = None,
     digits: int = 2,
+    undefined: Mapping[str, str] | None = None,
 ) -> str:
-    """A GitHub-flavoured Markdown table of ``columns`` over ``rows`` (missing cells are blank)."""
+    """A GitHub-flavoured Markdown table of ``columns`` over ``rows`` (missing cells are blank).
+
+    A NaN cell is a figure that is undefined there: it reads ``undefined[column]`` (say why,
+    e.g. ``n/a (one class)``), or ``n/a``.
+
+    Example:
+        >>> print(markdown_table([{"x": 0.5}, {"x": float("nan")}], ["x"], undefined={"x": "n/a (why)"}))
+        | x |
+        |---|
+        | 0.50 |
+        | n/a (why) |
+    """
     heads = list(headers) if headers is not None else list(columns)
+    why = dict(undefined or {})
     lines = ["| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in heads) + "|"]
     for row in rows:
-        lines.append("| " + " | ".join(_cell(row.get(c, ""), digits) for c in columns) + " |")
+        cells = (_cell(row.get(c, ""), digits, why.get(c, "n/a")) for c in columns)
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -7,8 +7,6 @@ command runs. Every default comes from the config it belongs to (``CorenConfig``
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -76,43 +74,6 @@ class LabelCoren:
             raise SystemExit(f"rewardgym label coren: {err}") from err
         except (LabellingError, JudgeUnavailableError) as err:
             raise SystemExit(f"rewardgym label coren stopped, nothing written: {err}") from err
-        cold = report.cold_seconds_per_1k_calls
-        cost = (
-            f"cold cost {cold:.1f} s per 1,000 judge calls"
-            if cold is not None
-            else "cold cost n/a: the cache answered every request"
-        )
-        console = Console()
-        console.print(
-            f"relabelled {report.episodes:,} episodes / {report.steps:,} steps ({report.ablation}) "
-            f"in {report.total_seconds:.1f} s (judging {report.judge_seconds:.1f} s): "
-            f"{report.requests:,} requests, {report.cache_hits:,} answered from the cache, "
-            f"{report.judge_calls:,} judge calls ({cost}), {report.failures:,} failures, "
-            f"abstentions {json.dumps(report.abstentions)}"
-        )
-        console.print(
-            f"held-out point-biserial correlation of the dense return with success: "
-            f"{_figure(report.heldout_correlation, '.3f', CONSTANT)} over "
-            f"{report.heldout_episodes} episodes; written to {report.out}; judge cache {report.cache}"
-        )
-        for name, row in report.judges.items():
-            console.print(
-                f"judge {name}: expert's next action rated +2 {row['expert_next_top']:.1%}, "
-                f">= +1 {row['expert_next_supportive']:.1%}; top-rated = expert's "
-                f"{row['greedy_agreement']:.1%}; non-executable rated -2 "
-                f"{_figure(row['nonexec_minus2'], '.1%', 'no such action was rated')} "
-                f"({row['probe_states']} held-out states); {row['calls_per_1k_steps']:.0f} judge "
-                f"calls per 1,000 steps after the cache, {cost}"
-            )
-
-
-CONSTANT = "the held-out episodes all succeed, all fail, or share one return"
-"""Why a point-biserial correlation is undefined (a constant side)."""
-
-
-def _figure(value: float, spec: str, undefined: str) -> str:
-    """``value`` formatted with ``spec``, or ``n/a (why)`` where it is undefined (NaN)."""
-    return f"n/a ({undefined})" if math.isnan(value) else format(value, spec)
-
+        Console().print(report.summary(), markup=False, highlight=False)
 
 __all__ = ["LabelCoren"]

@@ -14,6 +14,8 @@ writes nothing.
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -121,6 +123,44 @@ class LabelReport:
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-ready data."""
         return asdict(self)
+
+    def summary(self) -> str:
+        """The report in the lines ``label coren`` prints; an undefined figure reads n/a (why)."""
+        cold = self.cold_seconds_per_1k_calls
+        cost = (
+            f"cold cost {cold:.3g} s per 1,000 judge calls"
+            if cold is not None
+            else "cold cost n/a: the cache answered every request"
+        )
+        lines = [
+            f"relabelled {self.episodes:,} episodes / {self.steps:,} steps ({self.ablation}) "
+            f"in {self.total_seconds:.1f} s (judging {self.judge_seconds:.1f} s): "
+            f"{self.requests:,} requests, {self.cache_hits:,} answered from the cache, "
+            f"{self.judge_calls:,} judge calls ({cost}), {self.failures:,} failures, "
+            f"abstentions {json.dumps(self.abstentions)}",
+            f"held-out point-biserial correlation of the dense return with success: "
+            f"{_figure(self.heldout_correlation, '.3f', UNDEFINED_CORRELATION)} over "
+            f"{self.heldout_episodes} episodes; written to {self.out}; judge cache {self.cache}",
+        ]
+        lines += [
+            f"judge {name}: expert's next action rated +2 {row['expert_next_top']:.1%}, "
+            f">= +1 {row['expert_next_supportive']:.1%}; top-rated = expert's "
+            f"{row['greedy_agreement']:.1%}; non-executable rated -2 "
+            f"{_figure(row['nonexec_minus2'], '.1%', 'no such action was rated')} "
+            f"({row['probe_states']} held-out states); {row['calls_per_1k_steps']:,.0f} judge "
+            f"calls per 1,000 steps after the cache, {cost}"
+            for name, row in self.judges.items()
+        ]
+        return "\n".join(lines)
+
+
+UNDEFINED_CORRELATION = "fewer than 2 held-out episodes, or all succeed, all fail or share a return"
+"""Why a point-biserial correlation is undefined (NaN)."""
+
+
+def _figure(value: float, spec: str, undefined: str) -> str:
+    """``value`` formatted with ``spec``, or ``n/a (why)`` where it is undefined (NaN)."""
+    return f"n/a ({undefined})" if math.isnan(value) else format(value, spec)
 
 
 def resolve_judge(

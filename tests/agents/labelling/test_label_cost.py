@@ -39,7 +39,8 @@ def test_cold_cost_and_cache_hits_are_separate_fields(
     assert 0.0 < seconds <= float(cold["judge_seconds"])  # type: ignore[arg-type]
     assert cold["cold_seconds_per_1k_calls"] == pytest.approx(seconds / calls * 1000)
     first = capsys.readouterr().out
-    assert f"cold cost {seconds / calls * 1000:.1f} s per 1,000 judge calls" in " ".join(
+    assert "nan" not in first  # one held-out episode: its correlation reads n/a (why)
+    assert f"cold cost {seconds / calls * 1000:.3g} s per 1,000 judge calls" in " ".join(
         first.split()
     )
 
