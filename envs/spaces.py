@@ -37,8 +37,8 @@ class UnicodeText(Text):
         )
 
 
-def discrete_index(value: Any, n: int, *, what: str = "action") -> int:
-    """``value`` as an index in ``0..n-1``, or a ``ValueError`` naming ``what``, the value and the range.
+def discrete_index(value: Any, n: int, *, what: str = "action", unit: str = "action id") -> int:
+    """``value`` as an index in ``0..n-1``, or a ``ValueError`` naming ``what`` (a ``unit``), the value and the range.
 
     Only integers count: Python ints, numpy integer scalars and 0-d integer arrays. ``int()``
     would turn ``3.7`` into 3, ``-0.5`` into 0, ``"4"`` into 4 and ``True`` into 1 (a choice the
@@ -50,11 +50,11 @@ def discrete_index(value: Any, n: int, *, what: str = "action") -> int:
         >>> discrete_index(3.7, 58)
         Traceback (most recent call last):
         ...
-        ValueError: action 3.7 is not an integer: use an int in 0..57
+        ValueError: action 3.7 is not an integer action id: use an int in 0..57
     """
     raw = value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
     if isinstance(raw, bool | np.bool_) or not isinstance(raw, int | np.integer):
-        raise ValueError(f"{what} {value!r} is not an integer: use an int in 0..{n - 1}")
+        raise ValueError(f"{what} {value!r} is not an integer {unit}: use an int in 0..{n - 1}")
     if not 0 <= int(raw) < n:
         raise ValueError(f"{what} {value!r} is out of range: use 0..{n - 1}")
     return int(raw)

@@ -31,7 +31,7 @@ def _room_id(room: int | str) -> int:
         if room in ROOMS:
             return ROOMS.index(room)
         raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    return discrete_index(room, N_ROOMS, what="options['room']")
+    return discrete_index(room, N_ROOMS, what="options['room']", unit="room id")
 
 
 class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
@@ -148,6 +148,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
                 len(split),
                 what=f"options['instruction'] (task {chosen} has {len(split)} "
                 f"{self.instruction_split!r} instructions)",
+                unit="instruction index",
             )
         else:
             index = int(self.np_random.integers(len(split)))

@@ -159,7 +159,7 @@ def task_id(task: int | str) -> int:
         raise ValueError(
             f"unknown household task {task!r}: see rewardgym.envs.household.TASK_NAMES"
         )
-    return discrete_index(task, N_TASKS, what="household task id")
+    return discrete_index(task, N_TASKS, what="household task id", unit="task id")
 
 
 __all__ = [

@@ -116,6 +116,7 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
                 options["episode"],
                 len(self.dataset),
                 what=f"options['episode'] (the data set has {len(self.dataset)} episodes)",
+                unit="episode index",
             )
         else:
             index = int(self.np_random.integers(len(self.dataset)))

@@ -43,7 +43,9 @@ def test_step_refuses_what_is_not_an_integer_action(env_id: str, replay_data) ->
     env = make(env_id, replay_data)
     n = env.action_space.n  # type: ignore[attr-defined]
     for action in NOT_INTEGERS:
-        with pytest.raises(ValueError, match=rf"is not an integer: use an int in 0\.\.{n - 1}"):
+        with pytest.raises(
+            ValueError, match=rf"is not an integer action id: use an int in 0\.\.{n - 1}"
+        ):
             env.step(action)
     for action in OUT_OF_RANGE:
         with pytest.raises(ValueError, match=rf"is out of range: use 0\.\.{n - 1}"):
@@ -80,7 +82,9 @@ def test_replay_episode_option_is_checked(replay_data) -> None:  # type: ignore[
 
 
 def test_the_check_names_value_and_range() -> None:
-    with pytest.raises(ValueError, match=r"^action 3\.7 is not an integer: use an int in 0\.\.57$"):
+    with pytest.raises(
+        ValueError, match=r"^action 3\.7 is not an integer action id: use an int in 0\.\.57$"
+    ):
         discrete_index(3.7, 58)
     with pytest.raises(ValueError, match=r"^action nan is not an integer"):
         discrete_index(math.nan, 58)

@@ -46,7 +46,7 @@ def _room_id(room: int | str) -> int:
         if room in ROOMS:
             return ROOMS.index(room)
         raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    return discrete_index(room, N_ROOMS, what="options['room']")
+    return discrete_index(room, N_ROOMS, what="options['room']", unit="room id")
 
 
 def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
@@ -193,6 +193,7 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
                 len(split),
                 what=f"options['instruction'] (task {chosen} has {len(split)} "
                 f"{self.instruction_split!r} instructions)",
+                unit="instruction index",
             )
         self.instruction = split[index]
         self.instruction_index = index

@@ -351,7 +351,7 @@ def task_id(task: int | str) -> int:
         raise ValueError(
             f"unknown Household-v1 task {task!r}: see rewardgym.envs.household.v1.TASK_NAMES"
         )
-    return discrete_index(task, N_TASKS, what="Household-v1 task id")
+    return discrete_index(task, N_TASKS, what="Household-v1 task id", unit="task id")
 
 
 __all__ = ["N_TASKS", "TASKS", "TASK_NAMES", "Predicate", "Task", "predicate", "task_id"]
