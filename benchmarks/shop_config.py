@@ -85,6 +85,9 @@ class BenchConfig:
     """Score the baselines (frequency, random, always-terminate, first-element) as rows."""
     bootstrap_samples: int = 2000
     """Bootstrap resamples of the test sessions behind every 95% interval."""
+    smoke_test: Annotated[bool, tyro.conf.Suppress] = False
+    """A preset that only checks the plumbing (its models train for seconds): the report marks
+    its model rows as a smoke test, not a result."""
 
     def __post_init__(self) -> None:
         """Refuse sizes that score nothing, naming the field and the valid range."""
@@ -199,6 +202,7 @@ def _tiny() -> BenchConfig:
         temperatures=(1.0,),
         stop_when_unparsable=False,
         bootstrap_samples=200,
+        smoke_test=True,
     )
 
 

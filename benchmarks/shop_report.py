@@ -117,8 +117,49 @@ def _pick(rows: Sequence[Mapping[str, Any]], methods: Sequence[str]) -> list[Map
     return [by_method[m] for m in methods if m in by_method]
 
 
-def render_tables(rows: Sequence[Mapping[str, Any]], protocol: str) -> str:
-    """Tables 2-5 (main results, per type, ablations, context and temperature) as Markdown."""
+SMOKE_NOTE = (
+    "_Smoke test: the model rows below check the plumbing (their models trained for seconds); "
+    "they are not results._"
+)
+"""Written under every table heading of a smoke-test preset's report."""
+
+
+def smoke_banner(config: Any) -> str:
+    """The banner of a smoke-test preset's report (empty for a preset meant to give results)."""
+    if not getattr(config, "smoke_test", False):
+        return ""
+    model = (
+        f"the {config.default_model.hidden_size}-wide default model"
+        if config.model is None
+        else f"model {config.model}"
+    )
+    return (
+        f"> **SMOKE TEST, NOT A RESULT.** Preset `{config.name}` only checks that every stage "
+        f"runs: it trains on {config.train_sessions or 'all'} sessions "
+        f"({config.sft.max_examples} SFT examples, {config.grpo.steps} GRPO steps, {model}) "
+        f"and scores {config.eval_sessions or 'all'} test sessions, so its model rows "
+        "(zero-shot, SFT, GRPO, ablations) say nothing about the methods and its baseline rows "
+        "rest on a handful of steps. For results run `--preset quick`, or read the recorded "
+        "runs in docs/results/."
+    )
+
+
+def unparsed_rows(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Model rows none of whose outputs parse: their zeros measure no method."""
+    return [
+        str(r["method"])
+        for r in rows
+        if not str(r["method"]).startswith("baseline/") and float(r.get("parse_rate", 1.0)) == 0.0
+    ]
+
+
+def render_tables(
+    rows: Sequence[Mapping[str, Any]], protocol: str, *, note: str | None = None
+) -> str:
+    """Tables 2-5 (main results, per type, ablations, context and temperature) as Markdown.
+
+    ``note`` (e.g. :data:`SMOKE_NOTE`) is written under every table's heading.
+    """
     heads = ["exact %", "type acc %", "type F1 %"]
     methods = [r["method"] for r in rows]
     context_rows = [m for m in methods if m in ("shop-r1", "shop-r1/latest-context")]
@@ -150,7 +191,8 @@ def render_tables(rows: Sequence[Mapping[str, Any]], protocol: str) -> str:
     for title, wanted, keys, head in sections:
         picked = _pick(rows, wanted)
         if picked:
-            parts.append(f"### {title}\n\n" + _table(picked, keys, head))
+            under = f"{note}\n\n" if note else ""
+            parts.append(f"### {title}\n\n{under}" + _table(picked, keys, head))
     return "\n\n".join(parts)
 
 
@@ -167,37 +209,85 @@ def term_series(logs: Sequence[Sequence[Mapping[str, Any]]], term: str) -> list[
     return [float(np.mean([s[k] for s in series])) for k in range(steps)]
 
 
+SMOKE_STAMP = "SMOKE TEST: model rows check the plumbing, they are not results"
+"""Written under the title of a smoke-test preset's plots."""
+
+
+def _stamp(fig: Any, smoke: bool, y: float) -> None:
+    """A red line at height ``y`` (figure fraction) under the title of a smoke-test plot."""
+    if smoke:
+        fig.text(0.5, y, SMOKE_STAMP, ha="center", fontsize=12, color="tab:red", weight="bold")
+
+
 def plot_reward_terms(
-    grpo_logs: Mapping[str, Sequence[Sequence[Mapping[str, Any]]]], out: Path
+    grpo_logs: Mapping[str, Sequence[Sequence[Mapping[str, Any]]]],
+    out: Path,
+    *,
+    smoke: bool = False,
 ) -> Path:
-    """Each reward term's mean per GRPO step, one line per RL row (PNG)."""
+    """Each reward term's mean per GRPO step, one line per RL row, one shared legend (PNG)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    fig, axes = plt.subplots(2, 3, figsize=(15, 8))
-    colours = plt.get_cmap("tab20")
+    fig, axes = plt.subplots(2, 3, figsize=(15, 9))
+    colours = plt.get_cmap("tab10")
     styles = ("-", "--", ":", "-.")
+    legend: dict[str, Any] = {}
     for panel, term in zip(axes.flat, TERMS, strict=True):
+        seen: set[float] = set()
         for k, (method, logs) in enumerate(grpo_logs.items()):
             values = term_series(logs, term)
             if values:
-                panel.plot(
+                seen.update(values)
+                (legend[method],) = panel.plot(
                     range(1, len(values) + 1),
                     values,
                     label=method,
-                    linewidth=1.3,
-                    color=colours(k % 20),
-                    linestyle=styles[k % len(styles)],
-                    marker=".",
+                    linewidth=1.5,
+                    color=colours(k % 10),
+                    linestyle=styles[(k // 10) % len(styles)],
+                    marker="o",
+                    markersize=3,
                 )
-        panel.set_title(f"reward term: {term}")
-        panel.set_xlabel("GRPO step")
+        if len(seen) == 1:
+            panel.text(
+                0.5,
+                0.85,
+                f"every row: {seen.pop():g} at every step (the lines overlap)",
+                transform=panel.transAxes,
+                ha="center",
+                fontsize=10,
+                color="dimgrey",
+            )
+        panel.set_title(f"{term}" + (" (sum of the terms)" if term == "total" else ""), fontsize=12)
+        panel.xaxis.set_major_locator(MaxNLocator(integer=True))
+        panel.set_xlabel("GRPO step", fontsize=11)
+        panel.set_ylabel(f"mean {term} reward per completion", fontsize=10)
+        panel.tick_params(labelsize=10)
         panel.grid(alpha=0.3)
-    axes.flat[0].legend(fontsize=7)
-    fig.suptitle("bench shop: mean of each reward term per GRPO step (mean over seeds)")
-    fig.tight_layout()
+    if legend:
+        fig.legend(
+            list(legend.values()),
+            list(legend),
+            loc="lower center",
+            ncol=min(4, len(legend)),
+            fontsize=10,
+            title="RL row (mean over its training seeds)",
+            title_fontsize=10,
+        )
+    else:
+        fig.text(0.5, 0.06, "no GRPO row in this run: nothing to plot", ha="center", fontsize=12)
+    fig.suptitle(
+        "bench shop: each reward term during GRPO (mean over the step's completions; "
+        "binary rows book their whole reward under type)",
+        fontsize=13,
+        y=0.99,
+    )
+    fig.tight_layout(rect=(0, 0.12, 1, 0.96 if smoke else 1))
+    _stamp(fig, smoke, 0.935)
     path = out / "reward_terms.png"
     with atomic_path(path) as tmp:
         fig.savefig(tmp, dpi=100, format="png")
@@ -205,7 +295,7 @@ def plot_reward_terms(
     return path
 
 
-def plot_rows(rows: Sequence[Mapping[str, Any]], out: Path) -> Path:
+def plot_rows(rows: Sequence[Mapping[str, Any]], out: Path, *, smoke: bool = False) -> Path:
     """Bar charts of the headline metrics and the per-type exact match, with 95% intervals (PNG)."""
     import matplotlib
 
@@ -213,13 +303,27 @@ def plot_rows(rows: Sequence[Mapping[str, Any]], out: Path) -> Path:
     import matplotlib.pyplot as plt
 
     methods = [str(r["method"]) for r in rows]
+    unparsed = set(unparsed_rows(rows))
     x = np.arange(len(methods))
-    fig, axes = plt.subplots(2, 1, figsize=(max(8.0, 0.8 * len(methods)), 8.0), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(max(9.0, 0.9 * len(methods)), 9.0), sharex=True)
     width = 0.27
-    for panel, keys, labels in (
-        (axes[0], HEADLINE, ("exact", "type acc", "type F1")),
-        (axes[1], [f"exact_{t}" for t in TYPES], ("click exact", "type exact", "terminate exact")),
-    ):
+    panels = (
+        (
+            axes[0],
+            HEADLINE,
+            ("exact match", "type accuracy", "type F1"),
+            "headline metrics on every test step",
+            "score (%)",
+        ),
+        (
+            axes[1],
+            [f"exact_{t}" for t in TYPES],
+            TYPES,
+            "exact match by the human's action type",
+            "exact match (%)",
+        ),
+    )
+    for panel, keys, labels, title, ylabel in panels:
         for k, (key, label) in enumerate(zip(keys, labels, strict=True)):
             values = np.array([float(r.get(key, 0.0)) for r in rows])
             cis = [r.get(f"{key}_ci", [v, v]) for r, v in zip(rows, values, strict=True)]
@@ -232,13 +336,29 @@ def plot_rows(rows: Sequence[Mapping[str, Any]], out: Path) -> Path:
                 yerr=np.maximum(errors, 0),
                 label=label,
                 capsize=2,
+                error_kw={"linewidth": 0.8},
             )
-        panel.set_ylabel("%")
-        panel.legend(loc="upper left", fontsize=8)
+        for k, row in enumerate(rows):
+            if str(row["method"]) in unparsed:
+                panel.text(k, 3, "no output parses", rotation=90, ha="center", va="bottom",
+                           fontsize=9, color="dimgrey")  # fmt: skip
+        panel.set_title(title, fontsize=12)
+        panel.set_ylabel(ylabel, fontsize=11)
+        panel.set_ylim(0, 118)  # headroom for the legend above the 100% line
+        panel.set_yticks(range(0, 101, 20))
+        panel.tick_params(axis="y", labelsize=10)
+        panel.legend(loc="upper right", fontsize=10, ncol=3, framealpha=0.9)
         panel.grid(axis="y", alpha=0.3)
-    axes[0].set_title("bench shop: held-out test sessions (95% session-bootstrap intervals)")
-    axes[1].set_xticks(x, methods, rotation=40, ha="right", fontsize=8)
-    fig.tight_layout()
+    fig.suptitle(
+        "bench shop: next-step prediction on held-out test sessions\n"
+        "bars: all runs of a row pooled; whiskers: 95% session-bootstrap interval",
+        fontsize=13,
+        y=0.995,
+    )
+    axes[1].set_xticks(x, methods, rotation=35, ha="right", fontsize=10)
+    axes[1].set_xlabel("row (baselines first, then the trained models)", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.96 if smoke else 1))
+    _stamp(fig, smoke, 0.905)
     path = out / "results.png"
     with atomic_path(path) as tmp:
         fig.savefig(tmp, dpi=100, format="png")
@@ -289,13 +409,17 @@ def write_report(
     rows = protocol_rows[config.protocol]
     other = next(p for p in PROTOCOLS if p != config.protocol)
     certainty = rationale_term(suite.grpo_logs)
-    notes = _notes(suite, coverage, certainty)
+    notes = _notes(suite, coverage, certainty, unparsed_rows(rows))
+    banner = smoke_banner(config)
+    note = SMOKE_NOTE if banner else None
     markdown = "\n\n".join(
         [
             f"# bench shop ({config.name})",
+            *([banner] if banner else []),
             notes,
-            render_tables(rows, config.protocol),
-            render_tables(protocol_rows[other], other),
+            render_tables(rows, config.protocol, note=note),
+            render_tables(protocol_rows[other], other, note=note),
+            *([banner] if banner else []),  # again under the tables, where a terminal ends
         ]
     )
     results = {
@@ -311,6 +435,7 @@ def write_report(
             "protocol": config.protocol,
             "config": asdict(config),
             "model": config.model or "default",
+            "smoke_test": bool(banner),
             "phase_seconds": suite.timings,
             "wall_seconds": suite.timings.get("total", 0.0),
             **run_provenance(),
@@ -321,12 +446,17 @@ def write_report(
     write_json_atomic(out / "results.json", results)
     write_atomic(out / "results.csv", _csv(rows))
     write_atomic(out / "results.md", markdown + "\n")
-    plot_rows(rows, out)
-    plot_reward_terms(suite.grpo_logs, out)
+    plot_rows(rows, out, smoke=bool(banner))
+    plot_reward_terms(suite.grpo_logs, out, smoke=bool(banner))
     return {**results, "markdown": markdown}
 
 
-def _notes(suite: Suite, coverage: Mapping[str, float], certainty: Mapping[str, float]) -> str:
+def _notes(
+    suite: Suite,
+    coverage: Mapping[str, float],
+    certainty: Mapping[str, float],
+    unparsed: Sequence[str] = (),
+) -> str:
     config = suite.config
     main = ", ".join(str(s) for s in config.seeds)
     ablation = config.ablation_seeds if config.ablation_seeds is not None else config.seeds
@@ -350,6 +480,20 @@ def _notes(suite: Suite, coverage: Mapping[str, float], certainty: Mapping[str, 
             + ", ".join(f"{k} {v:.3f}" for k, v in coverage.items() if k != "prompts")
             + f" ({int(coverage.get('prompts', 0))} prompts)."
         )
+    if unparsed:
+        models = [m for m in suite.records if not m.startswith("baseline/")]
+        named = "any model row" if set(unparsed) >= set(models) else ", ".join(unparsed)
+        lines.append(
+            f"No output of {named} parses (the model has not learned the JSON format): "
+            "those rows' zeros measure the training budget, not the method."
+        )
+    fits = coverage.get("completion_fits")
+    if fits is not None and fits < 0.5:
+        lines.append(
+            f"Only {100 * fits:.0f}% of the human answers fit in {config.sampling.max_new_tokens} "
+            "generated tokens (completion_fits): most outputs are cut before their JSON closes, "
+            "whatever the model learned; raise sampling.max_new_tokens for real rows."
+        )
     if certainty:
         lines.append(
             "Measured mean alpha x s(r) over GRPO steps: "
@@ -370,6 +514,8 @@ __all__ = [
     "plot_rows",
     "rationale_term",
     "render_tables",
+    "smoke_banner",
     "term_series",
+    "unparsed_rows",
     "write_report",
 ]

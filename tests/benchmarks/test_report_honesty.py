@@ -1,0 +1,56 @@
+"""Reports say what their rows are: a smoke-test preset is marked as one, unparsable rows are named,
+and every plot is written with its labels even when a run has nothing to draw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rewardgym.benchmarks.embodied_report import plot_results
+from rewardgym.benchmarks.shop_config import preset
+from rewardgym.benchmarks.shop_report import (
+    SMOKE_NOTE,
+    plot_reward_terms,
+    plot_rows,
+    render_tables,
+    smoke_banner,
+    unparsed_rows,
+)
+
+
+def _row(method: str, value: float, parse_rate: float) -> dict[str, object]:
+    return {
+        "method": method,
+        "n_steps": 10,
+        "exact_match": value,
+        "exact_match_ci": [value, value],
+        "type_accuracy": value,
+        "type_f1": value,
+        "parse_rate": parse_rate,
+    }
+
+
+def test_only_the_tiny_preset_is_marked_a_smoke_test() -> None:
+    banner = smoke_banner(preset("tiny"))
+    assert "SMOKE TEST, NOT A RESULT" in banner and "--preset quick" in banner
+    for name in ("quick", "smol", "paper"):
+        assert smoke_banner(preset(name)) == ""
+
+
+def test_smoke_note_sits_under_every_table_and_unparsable_rows_are_named() -> None:
+    rows = [_row("baseline/random", 0.0, 100.0), _row("sft", 0.0, 0.0), _row("shop-r1", 5.0, 40.0)]
+    tables = render_tables(rows, "natural", note=SMOKE_NOTE)
+    assert tables.count(SMOKE_NOTE) == tables.count("### Table")
+    assert SMOKE_NOTE not in render_tables(rows, "natural")
+    assert unparsed_rows(rows) == ["sft"]  # a baseline never parses text: it is not listed
+
+
+def test_plots_are_written_for_empty_runs_and_smoke_runs(tmp_path: Path) -> None:
+    rows = [_row("baseline/random", 10.0, 100.0), _row("sft", 0.0, 0.0)]
+    assert plot_rows(rows, tmp_path, smoke=True).stat().st_size > 0
+    assert plot_reward_terms({}, tmp_path, smoke=True).stat().st_size > 0
+    embodied = [
+        {"algorithm": "bc", "reward": "none", "split": "fine", "sr": 40.0, "sr_ci": [30.0, 50.0]},
+        {"algorithm": "cql", "reward": "sparse", "split": "abstract", "sr": 5.0, "sr_ci": [0, 9]},
+    ]
+    path = plot_results(embodied, tmp_path / "sr.png", title="bench embodied (test)", smoke=True)
+    assert path.stat().st_size > 0
