@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from rewardgym.cli_help import help_registry
+from rewardgym.cli_help import flowing_docstrings, help_registry
 from rewardgym.runtime import UserError
 
 
@@ -210,7 +210,7 @@ def build(args: Sequence[str]) -> Any:
                 f"\n\nDefaults shown are the '{name}' preset's; presets: {', '.join(presets)} "
                 "(--preset NAME --help shows another's)."
             )
-        with _one_line_errors():
+        with _one_line_errors(), flowing_docstrings():
             return tyro.cli(
                 cls,
                 args=rest,
@@ -255,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(130) from None
     except USER_ERRORS as err:
         refuse(prog, err)
+    except BrokenPipeError:  # e.g. `rewardgym bench shop --help | head`: the reader left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -1,17 +1,23 @@
-"""How option values read in ``rewardgym COMMAND --help``: plain metavars instead of tyro's.
+"""How options read in ``rewardgym COMMAND --help``: plain metavars and unbroken sentences.
 
 tyro writes an optional value as ``{None}|INT`` and a mapping as ``[STR INT|FLOAT|STR ...]``
 with ``(default: )`` when empty. The rules of :func:`help_registry` keep tyro's parsing and
 change only what a reader sees: ``INT|None`` (type ``None`` to unset a preset's value),
-``[KEY VALUE ...]`` and ``(default: none)``.
+``[KEY VALUE ...]`` and ``(default: none)``. :func:`flowing_docstrings` makes a field
+docstring that spans several source lines read as one paragraph (tyro keeps a line break
+wherever the next source line starts indented, which is every continuation line).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import inspect
+import re
 import threading
 import types
 import typing
+from collections.abc import Iterator
 from typing import Any
 
 from tyro.constructors import (
@@ -78,6 +84,35 @@ def _mapping_rule(info: PrimitiveTypeInfo) -> PrimitiveConstructorSpec | None:
     return dataclasses.replace(spec, metavar="[KEY VALUE ...]", str_from_instance=shown)
 
 
+def _flow(helptext: str) -> str:
+    """Join the lines of each paragraph of ``helptext``; blank lines and ``- `` items stay."""
+    paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(helptext))
+    flowed = []
+    for paragraph in paragraphs:
+        lines = [line.strip() for line in paragraph.splitlines()]
+        text = lines[0] if lines else ""
+        for line in lines[1:]:
+            text += ("\n" if line.startswith(("- ", "* ")) else " ") + line
+        flowed.append(text)
+    return "\n\n".join(flowed)
+
+
+@contextlib.contextmanager
+def flowing_docstrings() -> Iterator[None]:
+    """While the block runs, tyro reads each field docstring as flowing paragraphs."""
+    from tyro import _strings
+
+    original = getattr(_strings, "remove_single_line_breaks", None)
+    if original is None:  # another tyro: keep its own layout
+        yield
+        return
+    _strings.remove_single_line_breaks = _flow
+    try:
+        yield
+    finally:
+        _strings.remove_single_line_breaks = original
+
+
 def help_registry() -> ConstructorRegistry:
     """A tyro registry with the readable rules above (pass it to ``tyro.cli(registry=...)``)."""
     registry = ConstructorRegistry()
@@ -86,4 +121,4 @@ def help_registry() -> ConstructorRegistry:
     return registry
 
 
-__all__ = ["help_registry"]
+__all__ = ["flowing_docstrings", "help_registry"]

@@ -157,20 +157,22 @@ class EmbodiedBenchConfig:
     """The preset these settings came from (recorded in results.json)."""
     mode: str = "final"
     """"final": train every row with its tuned values and score the held-out splits;
-    "tune": sweep ``tune_grid`` per row and score the validation split only."""
+    "tune": sweep tune_grid per row and score the validation split only."""
     collect: CollectConfig = field(default_factory=lambda: CollectConfig(episodes=2000))
     """The training data (Household-v1, COREN-faithful collector)."""
     judge: str = "embedding"
-    """Judge of the COREN labelling: embedding | hf:PATH | openai:URL."""
+    """Judge of the COREN labelling: embedding, embedding:hashing, hf:smollm2-135m, hf:PATH (a
+    local model folder) or openai:URL (an OpenAI-compatible server)."""
     n_prompts: int = 5
     """Prompts per judge question (COREN: 5)."""
     quality_judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
-    """Judges of the ``judges`` table, each probed on held-out abstract instructions (the
-    labelling judge also gets its labelling cost and return-success correlation)."""
+    """Judges of the judges table, each probed on held-out abstract instructions (the
+    labelling judge also gets its labelling cost and return-success correlation): any of
+    embedding, embedding:hashing, hf:smollm2-135m, hf:PATH, openai:URL."""
     quality_states: int = 200
-    """Probe states per judge of the ``judges`` table (from ``quality_episodes`` episodes)."""
+    """Probe states per judge of the judges table (from quality_episodes episodes)."""
     quality_hf_states: int = 24
-    """Probe states of ``hf:`` judges (each state rates every action with every prompt)."""
+    """Probe states of hf: judges (each state rates every action with every prompt)."""
     quality_episodes: int = 40
     """Perturbed-expert episodes under held-out abstract instructions, probed for the table."""
     rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
@@ -181,14 +183,14 @@ class EmbodiedBenchConfig:
         default_factory=lambda: OfflineConfig(n_steps=3000, batch_size=256)
     )
     """Shared training settings (steps, batch, encoding). Each row puts in its own algorithm and
-    tuned values; ``training.algorithm`` is the base of the rows of that algorithm."""
+    tuned values; training.algorithm is the base of the rows of that algorithm."""
     tuned: tuple[Tuned, ...] = ()
-    """Hyperparameters chosen on validation, per row (rows not listed use ``Tuned``'s
+    """Hyperparameters chosen on validation, per row (rows not listed use Tuned's
     defaults, the library's)."""
     tuned_source: str = "library defaults (no tune run)"
-    """Where ``tuned`` came from: the tune run's command and output."""
+    """Where tuned came from: the tune run's command and output."""
     tune_grid: TuneGrid = field(default_factory=TuneGrid)
-    """The sweep of ``mode="tune"``."""
+    """The sweep of mode="tune"."""
     seeds: tuple[int, ...] = (0, 1, 2)
     """Training seeds per row (intervals are over seeds and episodes)."""
     evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
@@ -196,7 +198,7 @@ class EmbodiedBenchConfig:
     validation: EvalConfig = field(
         default_factory=lambda: EvalConfig(splits=("validation",), instructions_per_task=3)
     )
-    """The validation split of ``mode="tune"``: training instructions on new episodes."""
+    """The validation split of mode="tune": training instructions on new episodes."""
     latency_steps: int = 50
     """Timed single decisions of an agent and of the judge-as-policy baseline."""
     judge_policy_instructions: int = 0

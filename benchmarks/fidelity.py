@@ -182,9 +182,9 @@ class BenchFidelity:
     preset: PresetName = "quick"
     """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min), paper (GPU)."""
     out: Path = Path("results/fidelity")
-    """Output directory (new or empty, or an earlier ``bench fidelity`` output with --overwrite)."""
+    """Output directory (new or empty, or an earlier bench fidelity output with --overwrite)."""
     overwrite: bool = False
-    """Replace an earlier ``bench fidelity`` output in ``--out``."""
+    """Replace an earlier bench fidelity output in --out."""
 
     def run(self) -> None:
         """Run the suite and write its files."""

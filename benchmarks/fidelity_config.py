@@ -28,13 +28,13 @@ class FidelityBenchConfig:
     """Which simulators visit which stores, how many times, and where the learned simulators come from."""
 
     name: Annotated[str, tyro.conf.Suppress] = "quick"
-    """Preset name, recorded in ``results.json``."""
+    """Preset name, recorded in results.json."""
     visits: int = 800
     """Visits per store for the ground truth, its other seeds and the baselines (the same intents everywhere)."""
     llm_visits: int = 200
-    """Visits per store for each learned simulator (the first ``llm_visits`` of the same intents)."""
+    """Visits per store for each learned simulator (the first llm_visits of the same intents)."""
     first_intent: int = FIRST_HELD_OUT_INTENT
-    """First held-out intent; intents ``first_intent ... + visits - 1`` visit every store."""
+    """First held-out intent; intents first_intent ... + visits - 1 visit every store."""
     variants: tuple[VariantName, ...] = (
         "price-up-20",
         "price-down-20",
@@ -46,15 +46,17 @@ class FidelityBenchConfig:
     noise_seeds: tuple[int, ...] = (1, 2)
     """Seeds of the ground-truth shopper against itself (the noise floor rows)."""
     baselines: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
-    """Baseline simulators (``rewardgym.agents.baselines.shop``)."""
+    """Baseline simulators, any of: random, always-terminate, first-element, frequency."""
     shop_rows: tuple[str, ...] = ("sft", "shop-r1")
-    """Rows of the shop suite whose models visit the store as learned simulators; () for none."""
+    """Rows of the shop suite whose models visit the store as learned simulators, any of:
+    zero-shot, rl-binary, sft, sft+rl-binary, shop-r1 (or another bench shop --only row); none
+    when given no value."""
     shop: BenchConfig = field(default_factory=lambda: _quick_shop())
-    """The shop-suite config that trains those models (when ``shop_run`` is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed."""
+    """The shop-suite config that trains those models (when shop_run is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed."""
     shop_run: Path | None = None
-    """An earlier ``rewardgym bench shop`` output directory whose trained models (and chosen temperature) to reuse instead; ``shop`` must be the config it ran."""
+    """An earlier rewardgym bench shop output directory whose trained models (and chosen temperature) to reuse instead; shop must be the config it ran."""
     live_grpo: bool = True
-    """Add the row trained with multi-turn GRPO on ``ShopStore-v0`` (from the SFT model, at the shop config's GRPO budget)."""
+    """Add the row trained with multi-turn GRPO on ShopStore-v0 (from the SFT model, at the shop config's GRPO budget)."""
     live_turns: int = 4
     """Deepest turn a live-store GRPO group is sampled at (its earlier turns are the policy's own)."""
     max_steps: int = 20

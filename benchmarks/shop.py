@@ -399,7 +399,12 @@ class BenchShop:
     data: str | None = None
     """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
     only: tuple[str, ...] | None = None
-    """Methods to run, e.g. --only zero-shot sft (default: all)."""
+    """Rows to run (default: all), e.g. --only zero-shot sft. Baselines: baseline/frequency,
+    baseline/random, baseline/always-terminate, baseline/first-element; methods: zero-shot,
+    rl-binary, sft, sft+rl-binary, shop-r1; ablations: shop-r1/no-sft, shop-r1/no-format,
+    shop-r1/no-rationale, shop-r1/no-dars, shop-r1/binary-action, shop-r1/gdpo, shop-r1/kang,
+    shop-r1/latest-context, and shop-r1/temp-T for each T of --temperatures (these need
+    shop-r1 too)."""
 
     def run(self) -> None:
         """Run the suite and write its files."""

@@ -33,12 +33,12 @@ class BenchConfig:
     """Everything ``rewardgym bench shop`` needs: model, prompt, training runs, evaluation sizes."""
 
     name: Annotated[str, tyro.conf.Suppress] = "quick"
-    """Preset name, recorded in ``results.json``."""
+    """Preset name, recorded in results.json."""
     model: str | None = None
-    """A named pretrained model (``smollm2-135m``) or a local Hugging Face folder; None builds
+    """A named pretrained model (smollm2-135m) or a local Hugging Face folder; None builds
     the default small model (tokenizer trained on the corpus, weights from scratch)."""
     default_model: ModelConfig = field(default_factory=ModelConfig)
-    """The default model's size (ignored when ``model`` is set)."""
+    """The default model's size (ignored when model is set)."""
     prompt: PromptConfig = field(default_factory=PromptConfig)
     """Prompt construction."""
     sampling: SamplingConfig = field(default_factory=SamplingConfig)
@@ -48,8 +48,8 @@ class BenchConfig:
     grpo: GRPORunConfig = field(default_factory=GRPORunConfig)
     """Every GRPO row's run."""
     protocol: Protocol = "natural"
-    """Which protocol the headline tables use: ``natural`` (every test step, the corpus's mix)
-    or ``paper`` (first steps given as context, class-balanced steps, similar typed text counts
+    """Which protocol the headline tables use: natural (every test step, the corpus's mix)
+    or paper (first steps given as context, class-balanced steps, similar typed text counts
     as exact; Shop-R1 Sec. 4.1). Both are always computed and reported."""
     train_sessions: int | None = None
     """Training sessions read into prompt-completion rows; None reads them all."""

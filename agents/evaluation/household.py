@@ -59,9 +59,9 @@ class EvalConfig:
     episodes_per_instruction: int = 1
     """Episodes (placements and start rooms) per instruction."""
     tasks: tuple[int, ...] | None = None
-    """Task ids to play (all 25 when ``None``)."""
+    """Task ids to play (all 25 when None)."""
     max_steps: int | None = None
-    """Step limit of an episode (``None``: the env's own)."""
+    """Step limit of an episode (None: the env's own)."""
     seed: int = 0
     """Seed of the episodes' placements and start rooms."""
 

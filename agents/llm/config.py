@@ -46,9 +46,9 @@ class PromptConfig:
     """How an observation becomes a prompt: context mode, budgets, chat template."""
 
     context: ContextMode = "compact"
-    """``compact`` = the session reduced to what a predictor needs (every action and rationale,
-    one line per past page, the current page tag-free); ``session`` = every page in full (the
-    paper's layout); ``latest`` = the current page only (the paper's ablation)."""
+    """compact = the session reduced to what a predictor needs (every action and rationale,
+    one line per past page, the current page tag-free); session = every page in full (the
+    paper's layout); latest = the current page only (the paper's ablation)."""
     max_context_chars: int | None = None
     """Character budget the env applies to the context (None: the env's 2**26 cap only)."""
     max_prompt_tokens: int = 448
@@ -60,8 +60,8 @@ class PromptConfig:
     model trained from scratch learns nothing from a constant prefix, and the suite always adds
     them for a pretrained model."""
     chat_template: Literal["auto", "never"] = "auto"
-    """``auto``: prompt through the tokenizer's chat template when it has one (instruct models);
-    ``never``: plain text (the default model has no template)."""
+    """auto: prompt through the tokenizer's chat template when it has one (instruct models);
+    never: plain text (the default model has no template)."""
 
     def __post_init__(self) -> None:
         """Refuse a character budget that is not positive (None is no limit)."""
@@ -135,9 +135,9 @@ class GRPORunConfig:
     scale_rewards: Literal["group", "batch", "none"] = "group"
     """How TRL scales advantages: by the group's std (GRPO), the batch's, or not at all."""
     advantages: Literal["summed", "per-term"] = "summed"
-    """``summed``: normalise the total reward within each group (GRPO, TRL's default);
-    ``per-term``: normalise each reward term within its group, then sum and normalise over the
-    batch (GDPO, arXiv 2601.05242; TRL's ``normalize_then_sum``)."""
+    """summed: normalise the total reward within each group (GRPO, TRL's default);
+    per-term: normalise each reward term within its group, then sum and normalise over the
+    batch (GDPO, arXiv 2601.05242; TRL's normalize_then_sum)."""
     bf16: bool = True
     """bfloat16 autocast where the hardware has it (AMX / AVX512-BF16 CPUs, GPUs)."""
     save_steps: int = 50

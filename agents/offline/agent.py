@@ -196,12 +196,26 @@ def encoder_for_dataset(
 
 
 def quiet_d3rlpy_logs() -> None:
-    """Keep d3rlpy's structlog messages to warnings, so a suite of dozens of fits stays readable."""
-    import logging
+    """Keep d3rlpy's structlog messages to warnings, coloured only on a terminal.
 
+    A suite of dozens of fits stays readable, and a log file gets no raw colour codes:
+    d3rlpy configures a colouring console renderer when imported, so ours comes after it.
+    """
+    import logging
+    import sys
+
+    import d3rlpy.logging  # noqa: F401  (configures structlog on import)
     import structlog
 
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    kept = [
+        p
+        for p in structlog.get_config()["processors"]
+        if not isinstance(p, structlog.dev.ConsoleRenderer)
+    ]
+    structlog.configure(
+        processors=[*kept, structlog.dev.ConsoleRenderer(colors=sys.stdout.isatty())],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+    )
 
 
 def fit_mdp(

@@ -21,9 +21,9 @@ class AlgorithmSettings:
     """What one offline algorithm adds to the settings every algorithm shares (``OfflineConfig``)."""
 
     name: ClassVar[str] = ""
-    """Short registry name, e.g. ``"cql"``."""
+    """Short registry name, e.g. "cql"."""
     d3rlpy_name: ClassVar[str] = ""
-    """The algorithm's class name, e.g. ``"DiscreteCQL"``."""
+    """The algorithm's class name, e.g. "DiscreteCQL"."""
     uses_reward: ClassVar[bool] = True
     """Whether the algorithm reads rewards (behaviour cloning does not)."""
 

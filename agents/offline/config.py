@@ -46,7 +46,7 @@ class OfflineConfig:
     """
 
     algorithm: AlgorithmSettings = field(default_factory=CQLSettings)
-    """The algorithm and its own settings: ``CQLSettings``, ``IQLSettings`` or ``BCSettings``."""
+    """The algorithm and its own settings: CQLSettings, IQLSettings or BCSettings."""
     encoding: str = "structured"
     """Observation encoding: "structured", "text" (MiniLM of the text) or "tokens" (transformer)."""
     n_steps: int = 20_000

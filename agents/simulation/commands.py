@@ -18,21 +18,21 @@ from rewardgym.envs.shopping.synthetic.variants import VariantName
 class SimulateAB:
     """A simulator and the ground-truth shopper visit store variants A and B with the same intents; compare the effects.
 
-    Writes ``results.json`` (each effect of B vs A, simulator and ground truth, with 95%
-    intervals, whether the direction agrees, and both sides' fidelity), ``report.md`` and the
-    visits (``visits_{sim,truth}_{a,b}.jsonl``) into ``--out``.
+    Writes results.json (each effect of B vs A, simulator and ground truth, with 95%
+    intervals, whether the direction agrees, and both sides' fidelity), report.md and the
+    visits (visits_{sim,truth}_{a,b}.jsonl) into --out.
     """
 
     out: Path
-    """Output directory (new or empty, or an earlier ``simulate ab`` output with --overwrite)."""
+    """Output directory (new or empty, or an earlier simulate ab output with --overwrite)."""
     policy: str = "shopper:1"
-    """``shopper:K`` (the ground-truth shopper with seed K), ``random``, ``always-terminate``, ``first-element``, ``frequency``, or a model folder."""
+    """shopper:K (the ground-truth shopper with seed K), random, always-terminate, first-element, frequency, or a model folder."""
     store_a: VariantName = "base"
     """The control store (a named variant of the replay corpus's store)."""
     store_b: VariantName = "price-up-20"
     """The changed store."""
     overwrite: bool = False
-    """Replace an earlier ``simulate ab`` output in ``--out``."""
+    """Replace an earlier simulate ab output in --out."""
     simulation: Annotated[SimulationConfig, tyro.conf.arg(name="")] = field(
         default_factory=SimulationConfig
     )

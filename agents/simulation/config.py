@@ -40,9 +40,9 @@ class SimulationConfig:
     visits: int = 1000
     """Visits per store variant (the same intents visit every variant)."""
     first_intent: int = FIRST_HELD_OUT_INTENT
-    """Index of the first intent; visits take ``first_intent``, ``first_intent + 1``, ... (held out from training)."""
+    """Index of the first intent; visits take first_intent, first_intent + 1, ... (held out from training)."""
     opening: Opening = "first_step"
-    """``first_step``: the ground-truth shopper's first step (it states the intent) is given, as in Shop-R1's protocol; ``home``: the policy starts on the home page."""
+    """first_step: the ground-truth shopper's first step (it states the intent) is given, as in Shop-R1's protocol; home: the policy starts on the home page."""
     n_boot: int = 500
     """Bootstrap resamples of every interval."""
     seed: int = 0
@@ -52,7 +52,7 @@ class SimulationConfig:
     max_steps: int | None = None
     """Cut every visit (as truncated) after this many steps, the given first step included; None: the env's cap (40)."""
     max_idle_steps: int = 5
-    """A visit ends (as truncated) after this many outputs in a row that did nothing (naming nothing on the page, or, without ``end_on_unparsed``, unparsed)."""
+    """A visit ends (as truncated) after this many outputs in a row that did nothing (naming nothing on the page, or, without end_on_unparsed, unparsed)."""
     end_on_unparsed: bool = True
     """A visit ends as failed at an output that does not parse (a failed visit is no evidence of an A/B effect); False leaves the page as it is and counts the output as idle."""
 

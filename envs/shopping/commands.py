@@ -23,7 +23,7 @@ class DataShop:
         default_factory=SyntheticShopperConfig
     )
     overwrite: bool = False
-    """Replace a store that an earlier ``data shop`` wrote to OUT (nothing else is ever replaced)."""
+    """Replace a store that an earlier data shop wrote to OUT (nothing else is ever replaced)."""
 
     def run(self) -> None:
         """Build the store and print what it took."""

@@ -22,7 +22,7 @@ class DataCollect:
     minari: bool = True
     """Also write the Minari copy under OUT/data."""
     overwrite: bool = False
-    """Replace a data set that an earlier ``data collect`` wrote to OUT."""
+    """Replace a data set that an earlier data collect wrote to OUT."""
     variant: str | None = None
     """A named Household-v1 data-set variant (coren, navigate, noisy, stitch, stitch-siblings;
     rewardgym.envs.trajectories.variants): its collector settings replace the options above,

@@ -85,13 +85,13 @@ class CollectConfig:
     plausible detours and non-executable actions)."""
     expert: str | None = None
     """"script": follow the expert's fixed script and never replan (COREN); "replan": ask the
-    env's replanning ``expert_action()`` at every step (Household-v0's collector; BabyAI);
+    env's replanning expert_action() at every step (Household-v0's collector; BabyAI);
     None: the env's default ("script" for Household-v1, "replan" otherwise)."""
     sibling_fraction: float | None = None
     """Share of episodes that follow the sibling task's script under this task's instruction
     (only with expert "script"; 0 turns it off); None: 0.5 with Household-v1's script, else 0."""
     env_kwargs: dict[str, int | float | str] = field(default_factory=dict)
-    """Keyword arguments for ``gym.make`` (for Household: layout, max_steps, tasks)."""
+    """Keyword arguments for gym.make (for Household: layout, max_steps, tasks)."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""
     recover: float = 0.0

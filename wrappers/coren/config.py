@@ -43,7 +43,7 @@ class CorenConfig:
     ablation: str = "CST"
     """Which terms make the reward: C, S, T, CS, ST, CT, CST, average, majority or single."""
     single_prompt_index: int = 0
-    """The prompt whose vote alone is the reward of the ``single`` ablation (0 = naive)."""
+    """The prompt whose vote alone is the reward of the single ablation (0 = naive)."""
     hidden_size: int = 64
     """Width of the orchestrator's hidden layer."""
     epochs: int = 200

@@ -132,7 +132,7 @@ class SyntheticShopperConfig:
     abandon_rate: float = 0.08
     """Probability of abandoning at the cart or at checkout instead of going on."""
     max_steps: int = 40
-    """Hard cap on a session's length; the last step is always ``terminate``."""
+    """Hard cap on a session's length; the last step is always terminate."""
     start_time: float = 1_735_689_600.0
     """Earliest session start, in Unix seconds (2025-01-01 UTC); starts spread over 90 days."""
 

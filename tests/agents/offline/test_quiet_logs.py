@@ -1,0 +1,19 @@
+"""d3rlpy's warnings carry no raw colour codes when the output is not a terminal (issue 23.5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
+
+
+def test_d3rlpy_warnings_are_plain_text_in_a_log(capsys: pytest.CaptureFixture[str]) -> None:
+    from d3rlpy.logging import LOG
+
+    quiet_d3rlpy_logs()
+    LOG.warning("fit finished", epochs=3)
+    LOG.info("progress detail")
+    out = capsys.readouterr().out
+    assert "fit finished" in out and "epochs=3" in out
+    assert "\x1b[" not in out  # no ANSI escape sequences
+    assert "progress detail" not in out  # warnings and above only
