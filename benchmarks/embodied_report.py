@@ -206,6 +206,22 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         "instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
         f"{meta.get('tuned_source', '')}.",
         "",
+    ]
+    if config.get("smoke_test"):
+        parts += [
+            f"> **SMOKE TEST, NOT A RESULT.** Preset `{config['name']}` only checks that every "
+            "stage runs; its rows say nothing about the methods. For results run "
+            "`--preset quick`, or read the recorded runs in docs/results/.",
+            "",
+        ]
+    if learned_nothing(rows):
+        parts += [
+            f"> Every agent's SR is 0 on every split: at {config['training']['n_steps']} "
+            f"training steps on {data['episodes']} trajectories no agent learned the tasks, so "
+            "these rows check the plumbing, not the methods.",
+            "",
+        ]
+    parts += [
         "### Default layout",
         "",
         _split_table(rows, ("fine", "abstract")),
@@ -286,30 +302,81 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def plot_results(rows: Sequence[Mapping[str, Any]], path: Path) -> Path:
-    """A bar chart of SR with its interval per row, on the fine and abstract splits."""
+def learned_nothing(rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every row's SR is 0 on every split (the run's agents learned nothing)."""
+    return bool(rows) and all(float(r["sr"]) == 0.0 for r in rows)
+
+
+def plot_results(
+    rows: Sequence[Mapping[str, Any]], path: Path, *, title: str = "", smoke: bool = False
+) -> Path:
+    """SR with its 95% interval per row on the held-out fine and abstract splits (PNG).
+
+    Bars are coloured by algorithm (one legend); a row not evaluated on a split shows "n/a".
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     names = list(dict.fromkeys(f"{r['algorithm']}/{r['reward']}" for r in rows))
-    fig, axes = plt.subplots(1, 2, figsize=(max(8, len(names) * 0.6), 4), sharey=True)
+    algorithms = list(dict.fromkeys(str(r["algorithm"]) for r in rows))
+    palette = plt.get_cmap("tab10")
+    colour = {a: palette(k % 10) for k, a in enumerate(algorithms)}
+    x = np.arange(len(names))
+    fig, axes = plt.subplots(1, 2, figsize=(max(10.0, len(names) * 0.9), 5.5), sharey=True)
     for ax, split in zip(axes, ("fine", "abstract"), strict=True):
         picked = {f"{r['algorithm']}/{r['reward']}": r for r in rows if r["split"] == split}
-        values = [picked[n]["sr"] if n in picked else 0.0 for n in names]
-        errors = np.array(
-            [
-                [v - picked[n]["sr_ci"][0], picked[n]["sr_ci"][1] - v] if n in picked else [0, 0]
-                for n, v in zip(names, values, strict=True)
-            ]
-        ).T
-        ax.bar(np.arange(len(names)), values, yerr=errors, capsize=3)
-        ax.set_xticks(np.arange(len(names)))
-        ax.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
-        ax.set_title(f"held-out {split}, default layout")
-        ax.set_ylabel("SR (%)")
-    fig.tight_layout()
+        for k, name in enumerate(names):
+            row = picked.get(name)
+            if row is None:
+                ax.text(k, 1.0, "n/a", ha="center", va="bottom", fontsize=9, color="grey")
+                continue
+            low, high = row["sr_ci"]
+            ax.bar(
+                k,
+                row["sr"],
+                color=colour[str(row["algorithm"])],
+                yerr=[[max(row["sr"] - low, 0.0)], [max(high - row["sr"], 0.0)]],
+                capsize=3,
+                error_kw={"linewidth": 0.9},
+            )
+            ax.text(k, high + 1.0, f"{row['sr']:.0f}", ha="center", va="bottom", fontsize=9)
+        ax.set_xticks(x)
+        ax.set_xticklabels(names, rotation=40, ha="right", fontsize=10)
+        ax.set_title(f"held-out {split} instructions, default layout", fontsize=12)
+        ax.set_xlabel("algorithm / reward the agent learned from", fontsize=11)
+        ax.set_xlim(-0.6, len(names) - 0.4)
+        ax.set_ylim(0, 124)  # headroom for the legend above the 100% line
+        ax.set_yticks(range(0, 101, 20))
+        ax.tick_params(axis="y", labelsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("success rate, SR (%)", fontsize=11)
+    handles = [Patch(color=colour[a], label=a) for a in algorithms]
+    for ax in axes:
+        ax.legend(handles=handles, fontsize=10, loc="upper center", ncol=min(4, len(handles)))
+    fig.suptitle(
+        (title + "\n" if title else "")
+        + "bars: SR over seeds and episodes; whiskers: 95% interval over seeds and episodes",
+        fontsize=12,
+        y=0.995,
+    )
+    if learned_nothing(rows):
+        for ax in axes:
+            ax.text(0.5, 0.45, "every agent's SR is 0 here", transform=ax.transAxes,
+                    ha="center", fontsize=12, color="dimgrey")  # fmt: skip
+    fig.tight_layout(rect=(0, 0, 1, 0.9 if smoke else 1))
+    if smoke:
+        fig.text(
+            0.5,
+            0.86,
+            "SMOKE TEST: these agents check the plumbing, they are not results",
+            ha="center",
+            fontsize=12,
+            color="tab:red",
+            weight="bold",
+        )
     fig.savefig(path, dpi=100, format="png")
     plt.close(fig)
     return path
@@ -342,13 +409,19 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
         writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in row.items()})
     write_atomic(root / "results.csv", buffer.getvalue())
     write_atomic(root / "results.md", render_markdown(payload) + "\n")
+    config = payload["config"]
+    title = (
+        f"bench embodied ({config['name']}): {payload['data']['episodes']} training trajectories, "
+        f"seeds {config['seeds']}, {config['training']['n_steps']} training steps per agent"
+    )
     with atomic_path(root / "sr_by_row.png") as tmp:
-        plot_results(payload["rows"], tmp)
+        plot_results(payload["rows"], tmp, title=title, smoke=bool(config.get("smoke_test")))
 
 
 __all__ = [
     "aggregate",
     "judge_baseline",
+    "learned_nothing",
     "oracle_vs_sparse",
     "plot_results",
     "render_markdown",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rewardgym.benchmarks.embodied_report import plot_results
+from rewardgym.benchmarks.embodied_report import plot_results, render_markdown
 from rewardgym.benchmarks.shop_config import preset
 from rewardgym.benchmarks.shop_report import (
     SMOKE_NOTE,
@@ -54,3 +54,19 @@ def test_plots_are_written_for_empty_runs_and_smoke_runs(tmp_path: Path) -> None
     ]
     path = plot_results(embodied, tmp_path / "sr.png", title="bench embodied (test)", smoke=True)
     assert path.stat().st_size > 0
+
+
+def test_an_embodied_run_whose_agents_learned_nothing_says_so() -> None:
+    def payload(sr: float) -> dict[str, object]:
+        row = {"algorithm": "bc", "reward": "none", "sr": sr, "sr_ci": [0.0, sr], "cgc": 0.0}
+        return {
+            "rows": [{**row, "split": s, "plan": 0.0} for s in ("fine", "abstract")],
+            "meta": {"timings_seconds": {"total": 1.0}},
+            "config": {"name": "t", "seeds": [0], "training": {"n_steps": 10}, "judge": "e"},
+            "data": {"episodes": 40, "success_rate": 27.5, "mean_expert_steps": 18.4},
+        }
+
+    assert "Every agent's SR is 0 on every split: at 10 training steps" in render_markdown(
+        payload(0.0)
+    )
+    assert "Every agent's SR is 0" not in render_markdown(payload(12.5))
