@@ -183,7 +183,7 @@ def _env_keywords(env_id: str) -> list[str]:
     """The keyword arguments that ``gym.make(env_id, ...)`` passes on to the env's constructor."""
     from gymnasium.envs.registration import load_env_creator, registry
 
-    creator = load_env_creator(registry[env_id].entry_point)
+    creator = load_env_creator(str(registry[env_id].entry_point))  # rewardgym ids: a string
     return [name for name in inspect.signature(creator).parameters if name != "self"]
 
 

@@ -35,33 +35,33 @@ class CorenConfig:
     """
 
     n_prompts: int = 5
-    """How many prompt templates to use, taken in order from the prompt directory (paper: 5)."""
+    """How many prompt templates to use (1 or more), taken in order from the prompt directory (paper: 5)."""
     similarity_threshold: float = 0.5
-    """Structural gate: least cosine similarity of a prompt's answer to the reference (paper: 0.5)."""
+    """Structural gate: least cosine similarity (-1 to 1) of a prompt's answer to the reference (paper: 0.5)."""
     gamma: float = 0.99
-    """Discount of the orchestrator's normalised return (paper: 0.99)."""
+    """Discount per step of the orchestrator's normalised return, above 0 and at most 1 (paper: 0.99)."""
     ablation: str = "CST"
     """Which terms make the reward: C, S, T, CS, ST, CT, CST, average, majority or single."""
     single_prompt_index: int = 0
-    """The prompt whose vote alone is the reward of the single ablation (0 = naive)."""
+    """The prompt (0 to n-prompts - 1; 0 = naive) whose vote alone is the reward of the single ablation."""
     hidden_size: int = 64
-    """Width of the orchestrator's hidden layer."""
+    """Width of the orchestrator's hidden layer, in units (1 or more)."""
     epochs: int = 200
-    """Full-batch Adam epochs of orchestrator training."""
+    """Full-batch Adam epochs of orchestrator training (1 or more)."""
     learning_rate: float = 1e-2
-    """Adam learning rate of orchestrator training."""
+    """Adam learning rate of orchestrator training (a finite number above 0)."""
     holdout_fraction: float = 0.2
-    """Share of trajectories kept out of orchestrator training to measure the correlation."""
+    """Share of trajectories (0 to below 1) kept out of orchestrator training to measure the correlation."""
     seed: int = 0
     """Seed of the train/held-out split and of the orchestrator's initialisation."""
     batch_size: int = 256
-    """Judge requests sent per batch (and committed to the cache together)."""
+    """Judge requests sent per batch (1 or more; each batch is committed to the cache together)."""
     candidates: Literal["grounded", "all"] = "grounded"
     """Actions each prompt rates at every observation to find its plan H_n: grounded (no object, or an object in view, held, or a room) or all."""
     temporal_scope: Literal["episode", "prefix"] = "episode"
     """What the backward question of a step asks about: the whole trajectory's plan (paper) or the plan up to that step (what an online wrapper can know)."""
     qa_pairs: int = 139
-    """Size of the structural QA bank drawn from the simulator (paper: 139)."""
+    """Question-answer pairs in the structural QA bank drawn from the simulator (1 or more; paper: 139)."""
     qa_seed: int = 7919
     """Seed of the episodes the QA bank is drawn from (their seeds never equal a labelled episode's)."""
     probe_states: int = 200

@@ -71,19 +71,19 @@ class OpenAIJudgeConfig:
     api_key_env: str = "OPENAI_API_KEY"
     """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
     concurrency: int = 8
-    """Requests in flight at once."""
+    """Requests in flight at once (1 or more)."""
     timeout_s: float = 30.0
     """Seconds allowed for one attempt of a request, whole: connecting, sending, every byte."""
     max_retries: int = 3
-    """Retries of a request after a timeout, a connection error, HTTP 429 or 5xx."""
+    """Retries (0 or more) of a request after a timeout, a connection error, HTTP 429 or 5xx."""
     backoff_s: float = 0.5
     """First retry's wait in seconds; doubles with every retry."""
     max_tokens: int = 256
-    """Longest completion asked for."""
+    """Longest completion asked for, in tokens."""
     temperature: float = 0.0
     """Sampling temperature of the judge (0: greedy, so answers are reproducible)."""
     max_response_bytes: int = 1 << 20
-    """Largest answer body accepted (decoded); a larger one is abandoned as a failure."""
+    """Largest answer body accepted, in bytes (decoded); a larger one is abandoned as a failure."""
 
 
 class OpenAIJudge(Judge):
