@@ -8,7 +8,8 @@ Three promises live here, so every command keeps them the same way:
   :func:`clean_stale_temps` removes the siblings that killed runs left behind.
 - **Nothing of the user's is lost.** A directory a command writes carries an
   :data:`OWNER_FILE` marker; :func:`prepare_output` refuses a target that exists without the
-  marker (it is the user's), and replaces a marked one only when asked to overwrite.
+  marker (it is the user's), and replaces a marked one only when asked to overwrite;
+  :func:`claim_output` marks a suite's working directory by the same rules.
 - **Quiet threads.** :func:`torch_threads` bounds torch's CPU threads for a block.
 
 Example:
@@ -188,18 +189,40 @@ def mark_output(directory: str | Path, kind: str, **extra: Any) -> None:
     write_json_atomic(Path(directory) / OWNER_FILE, payload)
 
 
+def output_target(target: str | os.PathLike[str]) -> Path:
+    """The directory an output named ``target`` really lands in: absolute, its link followed.
+
+    A ``--out`` that is a symbolic link stands for the directory it points to (followed
+    through every link, made if missing), so the output lands inside the link's target and
+    the link stays; every ownership rule applies to that target. A link that cannot be
+    followed (a loop) is refused with ``NotADirectoryError``.
+    """
+    target = absolute(target)
+    if not target.is_symlink():
+        return target
+    try:
+        return absolute(target.resolve(strict=False))
+    except (OSError, RuntimeError) as err:  # RuntimeError: a link loop before Python 3.13
+        raise NotADirectoryError(
+            f"{target} is a symbolic link that cannot be followed ({err}); name a directory"
+        ) from err
+
+
 def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
     """Check that ``target`` may be written by a command of ``kind``; return it as a Path.
 
-    A missing target, or an empty directory, is free. A target that holds anything without
-    our marker belongs to the user: ``FileExistsError``, whatever ``overwrite`` says. A target
-    we wrote (marker of the same ``kind``) is replaced only with ``overwrite=True``. The
+    A missing target, an empty directory, or one holding nothing but our marker (a run that
+    stopped before its first file) is free. A target that holds anything without our marker
+    belongs to the user: ``FileExistsError``, whatever ``overwrite`` says. A target we wrote
+    (marker of the same ``kind``) is replaced only with ``overwrite=True``. The
     current directory and its parents are always refused (a swap would move them away under
-    the user's shell). The returned path is absolute (see :func:`absolute`).
+    the user's shell). A symbolic link is followed first (:func:`output_target`), so the
+    rules hold for, and the returned absolute path names, the directory it points to.
     """
-    target = absolute(target)
+    target = output_target(target)
     here = absolute(Path.cwd())
-    if target == here or target in here.parents:
+    real = Path(os.path.realpath(target))
+    if target == here or target in here.parents or real == here or real in here.parents:
         raise FileExistsError(
             f"{target} is the current directory or holds it; nothing there is touched: "
             "name a new directory for the output, e.g. ./out"
@@ -207,6 +230,8 @@ def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool
     if target.exists() and not target.is_dir():
         raise FileExistsError(f"{target} is a file, not a directory; choose another output path")
     if not target.exists() or not any(target.iterdir()):
+        return target
+    if [p.name for p in target.iterdir()] == [OWNER_FILE]:  # claimed, then stopped before a file
         return target
     found = owner(target)
     if found is None:
@@ -221,7 +246,8 @@ def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool
         )
     if not overwrite:
         raise FileExistsError(
-            f"{target} already holds a {kind} output; pass overwrite to replace it"
+            f"{target} already holds a {kind} output; pass --overwrite (overwrite=True) "
+            "to replace it, or choose another directory"
         )
     return target
 
@@ -244,6 +270,22 @@ def atomic_output(
         yield tmp
         mark_output(tmp, kind)
         prepare_output(target, kind, overwrite=overwrite)
+
+
+def claim_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
+    """Make ``target`` a marked working directory of ``kind`` before any work; return it.
+
+    For commands that fill their output piece by piece and keep parts of it between runs
+    (the suites keep trained models and data sets there): the rules of
+    :func:`prepare_output` hold (a directory of the user's is refused, an earlier output of
+    ``kind`` is taken again only with ``overwrite=True``), then the directory is made and
+    marked at once, so a run killed half-way leaves a directory that is recognisably ours.
+    Each file in it is still written atomically; files the user put there are left alone.
+    """
+    target = prepare_output(target, kind, overwrite=overwrite)
+    target.mkdir(parents=True, exist_ok=True)
+    mark_output(target, kind)
+    return target
 
 
 @contextlib.contextmanager
@@ -282,9 +324,11 @@ __all__ = [
     "absolute",
     "atomic_output",
     "atomic_path",
+    "claim_output",
     "clean_stale_temps",
     "lazy_exports",
     "mark_output",
+    "output_target",
     "owner",
     "prepare_output",
     "rewardgym_home",

@@ -14,7 +14,9 @@ Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3
 
 ``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
 split only (training instructions on new episodes), and writes ``tune.json`` with the values
-to record in the preset.
+to record in the preset. ``out`` is claimed before any work (``rewardgym.runtime.claim_output``):
+a directory of the user's is refused, an earlier ``bench embodied`` output is taken again only
+with ``overwrite`` (its data sets are reused where their settings match).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from rewardgym.benchmarks.embodied_config import (
 from rewardgym.wrappers.composition import RewardComposition
 
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
+
+OUTPUT_KIND = "bench-embodied"
+"""The kind of a ``bench embodied`` output directory (its ``.rewardgym-output.json`` marker)."""
 
 
 @dataclass(frozen=True)
@@ -229,20 +234,23 @@ def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
 
 
 def run_bench_embodied(
-    config: EmbodiedBenchConfig, *, out: str | Path, quiet: bool = False
+    config: EmbodiedBenchConfig, *, out: str | Path, quiet: bool = False, overwrite: bool = False
 ) -> dict[str, Any]:
     """Run the embodied suite as ``config`` says and write its files under ``out``.
 
-    Returns the content of ``results.json`` (``mode="final"``) or ``tune.json`` (``"tune"``).
+    ``out`` is claimed first: a directory of the user's is refused, an earlier ``bench
+    embodied`` output needs ``overwrite``. Returns the content of ``results.json``
+    (``mode="final"``) or ``tune.json`` (``"tune"``).
     """
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
     from rewardgym.benchmarks import embodied_report as report
+    from rewardgym.runtime import claim_output
 
+    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     console = Console(quiet=quiet)
     quiet_d3rlpy_logs()
-    root = Path(out)
     start = time.perf_counter()
     console.rule(f"bench embodied ({config.name}, {config.mode}): data")
     datasets, meta = prepare_data(config, root, quiet=quiet)
@@ -332,14 +340,21 @@ class BenchEmbodied:
     preset: Literal["quick", "paper"] = "quick"
     """Named defaults for every option below: quick (<= 15 min on 2 cores) or paper."""
     out: Path = Path("results/embodied")
-    """Directory for results.json / .csv / .md and plots (tune.json with --mode tune)."""
+    """Directory for results.json / .csv / .md and plots (tune.json with --mode tune): new or
+    empty, or an earlier bench embodied output with --overwrite."""
+    overwrite: bool = False
+    """Run again into an earlier bench embodied output in --out: its results are replaced,
+    its data sets (OUT/data) reused where their settings match."""
 
     def run(self) -> None:
-        """Run the suite and write its files."""
-        run_bench_embodied(replace(self.config, name=self.preset), out=self.out)
+        """Run the suite and write its files (``--out`` is claimed before any work)."""
+        run_bench_embodied(
+            replace(self.config, name=self.preset), out=self.out, overwrite=self.overwrite
+        )
 
 
 __all__ = [
+    "OUTPUT_KIND",
     "PRESETS",
     "BenchEmbodied",
     "TrainTask",

@@ -22,6 +22,7 @@ import tyro
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.envs.trajectories.config import CollectConfig
+from rewardgym.wrappers.judges.factory import check_judge_spec
 
 COREN_SCHEMES: dict[str, str] = {
     "coren": "CST",
@@ -215,7 +216,13 @@ class EmbodiedBenchConfig:
         if not self.rows:
             raise ValueError("EmbodiedBenchConfig.rows is empty: give at least one row")
         for name in self.rows:
-            Row.parse(name)
+            try:
+                Row.parse(name)
+            except ValueError as err:
+                raise ValueError(f"EmbodiedBenchConfig.rows (--rows) has {name!r}: {err}") from err
+        check_judge_spec(self.judge, "EmbodiedBenchConfig.judge (--judge)")
+        for spec in self.quality_judges:
+            check_judge_spec(spec, "EmbodiedBenchConfig.quality_judges (--quality-judges)")
         if not self.seeds:
             raise ValueError("EmbodiedBenchConfig.seeds is empty: give at least one seed")
         if set(self.validation.splits) != {"validation"}:

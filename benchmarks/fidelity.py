@@ -187,7 +187,10 @@ class BenchFidelity:
     """Replace an earlier bench fidelity output in --out."""
 
     def run(self) -> None:
-        """Run the suite and write its files."""
+        """Check --out, run the suite and write its files."""
+        from rewardgym.runtime import prepare_output
+
+        prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)  # before any work
         run_bench_fidelity(self.config, self.out, overwrite=self.overwrite)
 
 

@@ -16,9 +16,10 @@ import tyro
 
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
+from rewardgym.agents.simulation.policies import BASELINE_NAMES
 from rewardgym.benchmarks.shop_config import BenchConfig
 from rewardgym.benchmarks.shop_config import preset as shop_preset
-from rewardgym.envs.shopping.synthetic.variants import VariantName
+from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
 
 PresetName = Literal["tiny", "quick", "paper"]
 
@@ -81,6 +82,25 @@ class FidelityBenchConfig:
             )
         if not self.variants:
             raise ValueError("FidelityBenchConfig.variants must name at least one store change")
+        changes = tuple(name for name in VARIANT_NAMES if name != "base")
+        _check_names("variants", self.variants, changes)
+        _check_names("baselines", self.baselines, BASELINE_NAMES)
+        if self.shop_rows:
+            from rewardgym.benchmarks.shop import methods
+
+            _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
+
+
+def _check_names(option: str, given: tuple[str, ...], choices: tuple[str, ...]) -> None:
+    """Refuse a selector that names something unknown, or one thing twice, listing the choices."""
+    unknown = [name for name in given if name not in choices]
+    if unknown:
+        raise ValueError(
+            f"FidelityBenchConfig.{option} (--{option.replace('_', '-')}) has "
+            f"{', '.join(map(repr, unknown))}: choose from {', '.join(choices)}"
+        )
+    if len(set(given)) != len(given):
+        raise ValueError(f"FidelityBenchConfig.{option} names one entry twice: {given}")
 
 
 def _quick_shop() -> BenchConfig:

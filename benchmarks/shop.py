@@ -13,14 +13,17 @@ test sessions; the baselines are scored on the same test steps. Main rows (``met
 ``shop-r1/no-rationale``, ``shop-r1/no-dars``, ``shop-r1/binary-action``, ``shop-r1/gdpo``
 (per-term advantage normalisation), ``shop-r1/kang`` (Kang et al.'s self-certainty),
 ``shop-r1/latest-context`` and ``shop-r1/temp-<t>``. Writes ``results.json`` / ``.csv`` /
-``.md``, ``results.png`` and ``reward_terms.png`` under ``out``. Trained models live under
-``out/models``; a rerun with the same ``out`` reuses them, so delete that folder after changing
-the config.
+``.md``, ``results.png`` and ``reward_terms.png`` under ``out``, a directory the suite marks as
+its own before any work (``rewardgym.runtime.claim_output``: a directory of the user's is
+refused, an earlier ``bench shop`` output is taken again only with ``overwrite``). Trained
+models live under ``out/models``; a rerun into the same ``out`` reuses them, so delete that
+folder after changing the config.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -34,7 +37,10 @@ from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_datas
 from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop_data import SuiteData, prompt_coverage
 from rewardgym.envs.shopping.context import ContextMode
-from rewardgym.runtime import write_json_atomic
+from rewardgym.runtime import claim_output, write_json_atomic
+
+OUTPUT_KIND = "bench-shop"
+"""The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
 
 
 class OutputsNoLongerParse(RuntimeError):
@@ -79,6 +85,32 @@ def methods(config: BenchConfig) -> list[Method]:
     ]
     rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
     return rows
+
+
+def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
+    """Refuse an ``only`` selection that names no row of ``config``, or leaves out a row's start.
+
+    ``ValueError`` names the option, the unknown values and every valid choice, so a typo
+    stops the suite before any work instead of writing empty tables.
+    """
+    from rewardgym.benchmarks.shop_report import BASELINES
+
+    if only is None:
+        return
+    rows = {m.method: m for m in methods(config)}
+    choices = [*(BASELINES if config.baselines else ()), *rows]
+    if not only:
+        raise ValueError(f"--only names no row; choose from {', '.join(choices)}")
+    unknown = [name for name in only if name not in choices]
+    if unknown:
+        raise ValueError(
+            f"--only {' '.join(unknown)}: no such row of bench shop ({config.name}); "
+            f"choose from {', '.join(choices)}"
+        )
+    for name in only:
+        start = rows[name].start if name in rows else "base"
+        if start not in ("base", "sft") and start not in only:
+            raise ValueError(f"--only {name} starts from row {start!r}: add {start} to --only")
 
 
 def wrapper_for(method: Method) -> Any:
@@ -359,13 +391,19 @@ def run_bench_shop(
     data: DataArg = None,
     only: list[str] | None = None,
     progress: bool = True,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Run the suite (a config or a preset name), write results under ``out``, return results.json."""
+    """Run the suite (a config or a preset name), write results under ``out``, return results.json.
+
+    ``only`` is checked (:func:`check_only`) and ``out`` claimed (a directory of the user's
+    is refused; an earlier ``bench shop`` output needs ``overwrite``) before any work.
+    """
     from rewardgym.benchmarks.shop_report import write_report
 
     wall = time.perf_counter()
     config = preset(config) if isinstance(config, str) else config
-    out = Path(out)
+    check_only(config, only)
+    out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     suite = Suite(config, out, data, progress)
     wanted = [m for m in methods(config) if only is None or m.method in only]
     if config.baselines and (only is None or any(o.startswith("baseline/") for o in only)):
@@ -395,7 +433,8 @@ class BenchShop:
     """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min),
     smol (SmolLM2-135M-Instruct, GPU), paper (GPU)."""
     out: Path = Path("results/shop")
-    """Directory for results.json / .csv / .md, plots and the trained models."""
+    """Directory for results.json / .csv / .md, plots and the trained models (new or empty, or an
+    earlier bench shop output with --overwrite)."""
     data: str | None = None
     """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
     only: tuple[str, ...] | None = None
@@ -405,21 +444,31 @@ class BenchShop:
     shop-r1/no-rationale, shop-r1/no-dars, shop-r1/binary-action, shop-r1/gdpo, shop-r1/kang,
     shop-r1/latest-context, and shop-r1/temp-T for each T of --temperatures (these need
     shop-r1 too)."""
+    overwrite: bool = False
+    """Run again into an earlier bench shop output in --out: its results are replaced, its
+    trained models (OUT/models) reused."""
+
+    def __post_init__(self) -> None:
+        """Refuse ``--only`` names that are no row of the suite, listing the rows."""
+        check_only(self.config, self.only)
 
     def run(self) -> None:
-        """Run the suite and write its files."""
+        """Run the suite and write its files (``--out`` is claimed before any work)."""
         run_bench_shop(
             self.config,
             self.out,
             data=self.data,
             only=list(self.only) if self.only is not None else None,
+            overwrite=self.overwrite,
         )
 
 
 __all__ = [
+    "OUTPUT_KIND",
     "BenchShop",
     "Method",
     "OutputsNoLongerParse",
+    "check_only",
     "methods",
     "run_bench_shop",
     "wrapper_for",

@@ -41,6 +41,12 @@ class LabelCoren:
     overwrite: bool = False
     """Replace a relabelled data set that an earlier run wrote to OUT."""
 
+    def __post_init__(self) -> None:
+        """Refuse a judge that names nothing, listing the valid forms (nothing is loaded)."""
+        from rewardgym.wrappers.judges.factory import check_judge_spec
+
+        check_judge_spec(self.judge)
+
     def run(self) -> None:
         """Label, write and print the report.
 
@@ -75,5 +81,6 @@ class LabelCoren:
         except (LabellingError, JudgeUnavailableError) as err:
             raise SystemExit(f"rewardgym label coren stopped, nothing written: {err}") from err
         Console().print(report.summary(), markup=False, highlight=False)
+
 
 __all__ = ["LabelCoren"]

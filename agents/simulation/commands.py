@@ -11,7 +11,27 @@ from typing import Annotated
 import tyro
 
 from rewardgym.agents.simulation.config import SimulationConfig
-from rewardgym.envs.shopping.synthetic.variants import VariantName
+from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
+
+OUTPUT_KIND = "simulate-ab"
+"""The kind of a ``simulate ab`` output directory (its ``.rewardgym-output.json`` marker)."""
+
+
+def check_policy(spec: str) -> None:
+    """Refuse a ``--policy`` that names no simulator, listing the valid ones (nothing is loaded)."""
+    from rewardgym.agents.simulation.policies import BASELINE_NAMES
+
+    name, colon, seed = spec.partition(":")
+    if name == "shopper" and (not colon or seed.isdigit()):
+        return
+    if spec in BASELINE_NAMES:
+        return
+    if Path(spec).is_dir() and (Path(spec) / "config.json").is_file():
+        return
+    raise ValueError(
+        f"--policy {spec!r}: use shopper, shopper:K (K a seed, e.g. shopper:2), one of "
+        f"{', '.join(BASELINE_NAMES)}, or a model folder (one holding config.json)"
+    )
 
 
 @dataclass(frozen=True)
@@ -37,20 +57,37 @@ class SimulateAB:
         default_factory=SimulationConfig
     )
 
+    def __post_init__(self) -> None:
+        """Refuse a policy or store variant that names nothing, listing the valid choices."""
+        check_policy(self.policy)
+        for option, name in (("--store-a", self.store_a), ("--store-b", self.store_b)):
+            if name not in VARIANT_NAMES:
+                raise ValueError(
+                    f"{option} {name!r}: no such store variant; choose from "
+                    f"{', '.join(VARIANT_NAMES)}"
+                )
+
     def run(self) -> None:
-        """Run both sides in both stores and write the report."""
+        """Check --out, run both sides in both stores and write the report."""
         from rich.console import Console
 
         from rewardgym.agents.simulation.experiment import report_markdown, run_ab
         from rewardgym.agents.simulation.policies import resolve_policy
         from rewardgym.agents.simulation.visits import write_visits
         from rewardgym.envs.shopping.synthetic.variants import store_variant
-        from rewardgym.runtime import atomic_output, write_atomic, write_json_atomic
+        from rewardgym.runtime import (
+            atomic_output,
+            prepare_output,
+            write_atomic,
+            write_json_atomic,
+        )
 
+        # Before the policy loads (a model folder takes seconds): the user's files are refused.
+        prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)
         start = time.perf_counter()
         store_a, store_b = store_variant(self.store_a), store_variant(self.store_b)
         policy = resolve_policy(self.policy, seed=self.simulation.seed)
-        with atomic_output(self.out, "simulate-ab", overwrite=self.overwrite) as tmp:
+        with atomic_output(self.out, OUTPUT_KIND, overwrite=self.overwrite) as tmp:
             experiment = run_ab(
                 policy,
                 store_a=store_a,
@@ -75,4 +112,4 @@ class SimulateAB:
         Console().print(f"wrote {self.out} in {time.perf_counter() - start:.1f} s")
 
 
-__all__ = ["SimulateAB"]
+__all__ = ["OUTPUT_KIND", "SimulateAB", "check_policy"]

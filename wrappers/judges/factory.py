@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from rewardgym.wrappers.judges.base import Judge
 
@@ -17,6 +19,39 @@ JUDGE_SPECS: tuple[str, ...] = (
     "hf:PATH",
     "openai:URL",
 )
+
+
+def check_judge_spec(spec: str, option: str = "--judge") -> None:
+    """Refuse a judge ``spec`` that names no judge, without building it (nothing is loaded).
+
+    ``ValueError`` names ``option``, the value and the valid forms: ``embedding`` (or
+    ``embedding:minilm`` / ``embedding:hashing``), ``hf:NAME`` of a pretrained model or
+    ``hf:PATH`` of a folder holding ``config.json``, and ``openai:URL`` with an http(s) URL.
+    """
+    from rewardgym.pretrained import PRETRAINED, is_pretrained
+
+    kind, _, arg = spec.partition(":")
+    if kind == "embedding" and arg in ("", "minilm", "hashing"):
+        return
+    if kind == "hf" and arg:
+        if is_pretrained(arg) or (Path(arg).expanduser() / "config.json").is_file():
+            return
+        raise ValueError(
+            f"{option} {spec!r}: {arg!r} is neither a pretrained model ({', '.join(PRETRAINED)}) "
+            "nor a model folder holding config.json"
+        )
+    if kind == "openai" and arg:
+        try:
+            url = urlsplit(arg)
+            if url.scheme in ("http", "https") and url.hostname:
+                return
+        except ValueError:  # e.g. an unclosed IPv6 bracket
+            pass
+        raise ValueError(
+            f"{option} {spec!r}: {arg!r} is not an http(s) URL; write e.g. "
+            "openai:http://127.0.0.1:8000/v1"
+        )
+    raise ValueError(f"{option} {spec!r}: no such judge; use one of {', '.join(JUDGE_SPECS)}")
 
 
 def make_judge(
@@ -49,4 +84,4 @@ def make_judge(
     raise ValueError(f"unknown judge spec {spec!r}: use one of {', '.join(JUDGE_SPECS)}")
 
 
-__all__ = ["JUDGE_SPECS", "make_judge"]
+__all__ = ["JUDGE_SPECS", "check_judge_spec", "make_judge"]
