@@ -154,3 +154,12 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path) -> None:
     line = _one_line(stderr, None)
     assert "interrupted" in line and "run the same command again" in line
     assert list(tmp_path.iterdir()) == []  # nothing half-written, no temporary left
+
+
+def test_an_unknown_option_names_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
+    """tyro's own refusal: the unknown option, the nearest real one, no traceback."""
+    with pytest.raises(SystemExit) as stop:
+        main(["data", "collect", "--out", "x", "--seeed", "3"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "Traceback" not in err
+    assert "--seeed" in err and "Perhaps you meant" in err and "--seed INT" in err

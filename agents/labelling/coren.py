@@ -8,7 +8,10 @@ NEW data set (same Arrow + Minari format, the dense reward in a column beside th
 reward) without touching its input; ``label_ablations`` asks the judges once and writes one
 data set per ablation. Outputs are checked before the first judge call and renamed into place
 only when complete; a run whose judge calls all failed stops with :class:`LabellingError` and
-writes nothing.
+writes nothing, and an openai judge that cannot answer one completion (a closed port, a server
+that answers HTML) stops it within seconds, before any other work (``OpenAIJudge.preflight``).
+The report keeps the judge's cold cost (seconds inside the backend per 1,000 calls the cache
+missed) apart from the requests the cache answered.
 """
 
 from __future__ import annotations
