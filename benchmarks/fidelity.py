@@ -118,6 +118,18 @@ class Suite:
         )
 
 
+def smoke_banner(config: FidelityBenchConfig) -> str:
+    """The banner of a preset whose learned simulators are trained by a smoke-test shop preset."""
+    if not (config.shop.smoke_test and (config.shop_rows or config.live_grpo)):
+        return ""
+    return (
+        f"> **SMOKE TEST for the learned rows.** Preset `{config.name}` trains its learned "
+        f"simulators (kind `learned`) with bench shop's `{config.shop.name}` preset, seconds of "
+        "training, so those rows check the plumbing and are not results; the ground-truth, "
+        f"noise-floor and baseline rows are measured, on {config.visits} visits per store."
+    )
+
+
 def run_bench_fidelity(
     config: FidelityBenchConfig,
     out: str | Path,
@@ -163,6 +175,8 @@ def run_bench_fidelity(
         }
         write_json_atomic(tmp / "results.json", results)
         tables = render_tables(suite.fidelity, suite.ab)
+        if smoke_banner(config):
+            tables = f"{smoke_banner(config)}\n\n{tables}\n\n{smoke_banner(config)}"
         write_atomic(tmp / "results.md", f"# bench fidelity ({config.name})\n\n{tables}\n")
         plot(suite.fidelity, suite.ab, tmp)
     suite.console.print(f"\n{tables}\n", markup=False, soft_wrap=True)
@@ -201,4 +215,4 @@ if __name__ == "__main__":
     args.run()
 
 
-__all__ = ["BenchFidelity", "Suite", "run_bench_fidelity"]
+__all__ = ["BenchFidelity", "Suite", "run_bench_fidelity", "smoke_banner"]
