@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -103,12 +104,13 @@ class CachedEmbedder:
         path = self.cache_file
         if not path.exists():
             return
-        with np.load(path, allow_pickle=False) as data:
-            texts, vectors = data["texts"], data["vectors"]
+        texts, vectors = read_cache_file(path)
         self._vectors.update({str(t): v for t, v in zip(texts, vectors, strict=True)})
 
     def _save(self) -> None:
         path = self.cache_file
+        if path.exists():
+            read_cache_file(path)  # a file that appeared meanwhile must be ours to replace it
         path.parent.mkdir(parents=True, exist_ok=True)
         texts = np.array(list(self._vectors), dtype=np.str_)
         vectors = np.stack(list(self._vectors.values())).astype(np.float32)
@@ -138,6 +140,50 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, len(next(iter(self._vectors.values()), ()))), dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts])
+
+
+class NotAnEmbeddingCacheError(FileExistsError):
+    """A cache path holds a file that is not an embedding cache rewardgym wrote; it is left untouched."""
+
+
+def read_cache_file(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The ``texts`` and ``vectors`` of the embedding cache at ``path``, checked to be one.
+
+    Only a ``.npz`` holding exactly those two arrays (one string per vector row) is a cache
+    rewardgym wrote; anything else raises :class:`NotAnEmbeddingCacheError`, so it is
+    neither read as vectors nor replaced by the next save.
+    """
+    try:
+        data = np.load(path, allow_pickle=False)
+    except ValueError as err:  # numpy's answer to bytes that are no array format
+        raise _not_a_cache(path, "not an .npz archive") from err
+    except (OSError, EOFError) as err:
+        raise _not_a_cache(path, f"unreadable: {err}") from err
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise _not_a_cache(path, "a single array, not an .npz archive")
+    with data:
+        if sorted(data.files) != ["texts", "vectors"]:
+            raise _not_a_cache(path, f"it holds {sorted(data.files)}, not texts and vectors")
+        try:
+            texts, vectors = data["texts"], data["vectors"]
+        except (OSError, ValueError, zipfile.BadZipFile) as err:
+            raise _not_a_cache(path, f"damaged: {err}") from err
+    if (
+        texts.ndim != 1
+        or texts.dtype.kind != "U"
+        or vectors.ndim != 2
+        or len(vectors) != len(texts)
+    ):
+        raise _not_a_cache(path, f"arrays of shapes {texts.shape} and {vectors.shape}")
+    return texts, vectors
+
+
+def _not_a_cache(path: Path, reason: str) -> NotAnEmbeddingCacheError:
+    return NotAnEmbeddingCacheError(
+        f"embedding cache {path}: not one rewardgym wrote ({reason}); nothing there is "
+        "touched: move the file away (a damaged cache of ours is rebuilt) or pass another "
+        "cache_dir"
+    )
 
 
 HASHING_DIM = 256
@@ -246,11 +292,13 @@ __all__ = [
     "MINILM_NAME",
     "BatchEncoder",
     "CachedEmbedder",
+    "NotAnEmbeddingCacheError",
     "SimilarityTable",
     "hashing_embedder",
     "hashing_encode",
     "load_minilm_encoder",
     "pair_similarity",
+    "read_cache_file",
     "shared_embedder",
     "similarity",
 ]

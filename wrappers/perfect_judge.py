@@ -33,31 +33,38 @@ def perfect_judge_rating(facts: StepFacts) -> int:
 
     - ``-2``: not executable, made the goal unreachable, or an irreversible action that was
       not progress (a wasted appliance cycle, something thrown away);
-    - ``+2``: the next step of the searcher's replanned script, a goal predicate newly met,
-      or fewer steps left to the goal;
-    - ``-1``: more steps left (a detour, undoing progress), or no change from a search step
-      (walk, find) for something the goal does not need (searching an irrelevant object);
-    - ``+1``: no change in distance, on an object the goal needs (supportive);
-    - ``0``: no change, any other executable step (neutral).
+    - ``+2``: progress: the goal closer than ever before in the episode (the next step of the
+      searcher's plan from every state on its way, a goal predicate met);
+    - ``-1``: a detour (more steps left, a met predicate undone), or a search step (walk,
+      find) for nothing the goal needs that changes nothing (searching an irrelevant object);
+    - ``+1``: supportive: no step lost, on an object the goal needs, done for the first time;
+    - ``0``: neutral: anything else, including the way back from one's own detour.
+
+    Why the way back is 0 and "supportive" is first-time only: with COREN's discount of 0.99,
+    a rating that paid +2 for returning after a -1 detour, or +1 for every harmless look at a
+    goal object, would make going round in circles worth more than finishing (measured: CQL
+    on such a rating looped until the time limit). Under these rules no cycle of steps earns
+    more than 0.
 
     Example:
         >>> from rewardgym.envs.household.v1.progress import StepFacts
-        >>> step = StepFacts(True, True, 5, 4, 0, False, False, True)
+        >>> step = StepFacts(True, True, 5, 4, 0, False, False, True, best_before=5)
         >>> perfect_judge_rating(step)
         2
     """
     before, after = facts.distance_before, facts.distance_after
-    progress = facts.on_plan or facts.goal_gain > 0
-    if before is not None and after is not None:
-        progress = progress or after < before
+    best = before if facts.best_before is None else facts.best_before
+    progress = after is not None and (best is None or after < best)
     if not facts.executable or facts.dead_end or (facts.irreversible and not progress):
         return -2
     if progress:
         return 2
     if before is None or after is None or after > before or facts.goal_gain < 0:
         return -1
+    if after < before:
+        return 0
     if facts.touches_goal:
-        return 1
+        return 0 if facts.repeated else 1
     return -1 if facts.searching else 0
 
 

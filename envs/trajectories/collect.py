@@ -68,6 +68,17 @@ def _replanned(env: gym.Env[Any, Any], sibling: bool) -> _Script | None:
     return _Script(actions) if actions else None
 
 
+def _give_up_point(
+    env: gym.Env[Any, Any], config: CollectConfig, rng: np.random.Generator, sibling: bool
+) -> float:
+    """After how many expert steps the demonstrator gives up (``inf``: never; no draw at 0)."""
+    if not config.give_up or rng.random() >= config.give_up:
+        return float("inf")
+    base: Any = env.unwrapped
+    script = base.script_for(base.task.sibling) if sibling else base.expert_script()
+    return float(rng.integers(1, max(len(script), 2)))
+
+
 def collect_episode(
     env: gym.Env[Any, Any],
     *,
@@ -99,11 +110,15 @@ def collect_episode(
     terminated = truncated = False
     step_info: dict[str, Any] = info
     pending: int | None = None
-    gave_up = False
+    # Giving up: after ``quit_after`` expert steps, ``wander`` random actions, then the end.
+    quit_after = _give_up_point(env, config, rng, sibling)
+    gave_up, wandered, expert_steps = False, 0, 0
     while not (terminated or truncated):
         if scripted:
-            if config.give_up and actions and not gave_up:
-                gave_up = rng.random() < config.give_up
+            gave_up = gave_up or expert_steps >= quit_after
+            if gave_up and wandered >= config.wander:
+                break
+            wandered += gave_up
             perturb = gave_up or (len(actions) > 0 and rng.random() < settings.noise)
             if not perturb:
                 pending = expert()
@@ -123,6 +138,7 @@ def collect_episode(
         actions.append(int(action))
         executable.append(bool(step_info.get("executable", True)))
         from_expert.append(not perturb and pending is not None)
+        expert_steps += from_expert[-1]
     success = bool(step_info.get("success", False))
     n = len(actions)
     rewards = np.zeros(n, dtype=np.float32)

@@ -99,9 +99,12 @@ class CollectConfig:
     the searcher's script from the state the random action left, knowing what was seen; 0 (the
     default) never replans, so the script carries on regardless (COREN's collector)."""
     give_up: float = 0.0
-    """Probability, at each step after the first, that the demonstrator stops following the
-    expert for good (expert "script" only): the rest of the episode is random actions until the
-    env ends it, so failures go wrong at varied points; 0 (the default) never gives up."""
+    """Share of episodes whose demonstrator gives up (expert "script" only): after a number of
+    expert steps drawn uniformly below its script's length it takes ``wander`` random actions
+    and the episode ends there, so failures go wrong at varied points and late steps of the task
+    are in them as often as early ones; 0 (the default) never gives up."""
+    wander: int = 3
+    """Random actions a demonstrator that gave up takes before its episode ends."""
 
     def __post_init__(self) -> None:
         """Reject settings that cannot make a sensible data set, naming the value and the range."""
@@ -139,6 +142,8 @@ class CollectConfig:
                 "sibling_fraction > 0 needs expert='script' (sibling demonstrations are "
                 "scripts); set sibling_fraction=0 to collect with the replanning expert"
             )
+        if self.wander < 0:
+            raise ValueError(f"wander must be >= 0 random actions, got {self.wander}")
         for name in ("recover", "give_up"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:

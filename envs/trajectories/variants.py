@@ -21,9 +21,11 @@ variant            question
 ``navigate``       can a learner copy good demonstrations? (the expert replans after half
                    its perturbations, no siblings: mostly successes)
 ``noisy``          can it see through heavy noise? (30% random actions, half repaired)
-``stitch``         can it learn from failures? (the demonstrator gives up for good at a random
-                   step, 12% a step, then acts at random: few successes, every failure a
-                   prefix of expert behaviour, half the perturbations repaired)
+``stitch``         can it learn from failures? (95% of the demonstrators give up after a
+                   number of expert steps drawn uniformly below the script's length, take 3
+                   random actions and stop: few successes, every failure a piece of expert
+                   behaviour, late steps as common as early ones; half the 15% perturbations
+                   are repaired by replanning)
 ``stitch-siblings``  ``stitch`` with a quarter of the episodes showing the sibling task's script
 =================  ==========================================================================
 
@@ -52,8 +54,8 @@ DATASET_VARIANTS: dict[str, CollectConfig] = {
     "coren": CollectConfig(),
     "navigate": CollectConfig(noise=0.15, recover=0.5, sibling_fraction=0.0),
     "noisy": CollectConfig(noise=0.3, recover=0.5, sibling_fraction=0.0),
-    "stitch": CollectConfig(noise=0.15, recover=0.5, give_up=0.12, sibling_fraction=0.0),
-    "stitch-siblings": CollectConfig(noise=0.15, recover=0.5, give_up=0.12, sibling_fraction=0.25),
+    "stitch": CollectConfig(noise=0.15, recover=0.5, give_up=0.95, sibling_fraction=0.0),
+    "stitch-siblings": CollectConfig(noise=0.15, recover=0.5, give_up=0.95, sibling_fraction=0.25),
 }
 """Every named Household-v1 variant (8,000 episodes, COREN's size; pick another with
 ``variant_config(name, episodes=...)``)."""
@@ -67,7 +69,7 @@ def variant_config(name: str, **changes: Any) -> CollectConfig:
 
     Example:
         >>> variant_config("stitch", episodes=100).give_up
-        0.12
+        0.95
     """
     if name not in DATASET_VARIANTS:
         raise ValueError(

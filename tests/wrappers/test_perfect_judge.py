@@ -8,7 +8,7 @@ import pytest
 from rewardgym.agents.offline.agent import training_rewards
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.envs.household.v1 import HouseholdV1Env, action_id
-from rewardgym.envs.household.v1.progress import StepFacts, searcher_plan, step_facts
+from rewardgym.envs.household.v1.progress import ProgressTracker, StepFacts, searcher_plan
 from rewardgym.envs.trajectories import collect_dataset
 from rewardgym.envs.trajectories.variants import variant_config
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards
@@ -30,6 +30,8 @@ def _facts(**changes: object) -> StepFacts:
         "dead_end": False,
         "touches_goal": False,
         "searching": False,
+        "best_before": 10,
+        "repeated": False,
     }
     return StepFacts(**{**base, **changes})  # type: ignore[arg-type]
 
@@ -38,9 +40,12 @@ def _facts(**changes: object) -> StepFacts:
     ("changes", "rating"),
     [
         ({"on_plan": True, "distance_after": 9}, 2),
-        ({"distance_after": 8}, 2),  # fewer steps left, though off the script
-        ({"goal_gain": 1}, 2),
+        ({"distance_after": 8}, 2),  # closer than ever, though off the script
+        ({"goal_gain": 1, "distance_after": 9}, 2),
+        ({"distance_before": 12, "distance_after": 11}, 0),  # the way back from a detour
+        ({"on_plan": True, "distance_before": 12, "distance_after": 11}, 0),
         ({"touches_goal": True}, 1),  # no change, on an object the goal needs
+        ({"touches_goal": True, "repeated": True}, 0),  # ... but only the first time
         ({}, 0),  # no change, nothing relevant: neutral
         ({"searching": True}, -1),  # looking at something the goal does not need
         ({"distance_after": 11}, -1),  # a detour
@@ -48,7 +53,7 @@ def _facts(**changes: object) -> StepFacts:
         ({"executable": False, "touches_goal": True}, -2),
         ({"dead_end": True, "distance_after": None}, -2),
         ({"irreversible": True, "touches_goal": True}, -2),  # a wasted appliance cycle
-        ({"irreversible": True, "goal_gain": 1}, 2),  # switching on the loaded microwave
+        ({"irreversible": True, "goal_gain": 1, "distance_after": 9}, 2),  # the loaded microwave
     ],
 )
 def test_each_rubric_level_comes_from_its_facts(changes: dict[str, object], rating: int) -> None:
@@ -68,32 +73,44 @@ def _warm_milk() -> HouseholdV1Env:
     return env
 
 
-def _rate(env: HouseholdV1Env, name: str) -> int:
-    facts, _ = step_facts(env, action_id(name), searcher_plan(env))
-    return perfect_judge_rating(facts)
+def _rate(tracker: ProgressTracker, name: str) -> int:
+    return perfect_judge_rating(tracker.step(action_id(name)))
 
 
 def test_hand_made_states_get_the_rubric_a_person_would_give() -> None:
     env = _warm_milk()
+    tracker = ProgressTracker(env)
     plan = searcher_plan(env)
-    assert plan
-    assert _rate(env, env.action_names[plan[0]]) == 2  # the next step of the plan
-    assert _rate(env, "grab book") == -2  # not executable: the book is not in view
-    assert _rate(env, "walk to bathroom") == -1  # nothing the task needs is there
-    env = _warm_milk()
-    assert _rate(env, "find microwave") >= 1  # the microwave is where the milk must go
-    assert _rate(env, "switch on microwave") == -2  # empty: the only cycle is wasted
-    assert env.failure  # and the goal is now out of reach
+    assert plan and tracker.plan == plan
+    assert _rate(tracker, env.action_names[plan[0]]) == 2  # the next step of the plan
+    assert _rate(tracker, "grab book") == -2  # not executable: the book is not in view
+    assert _rate(tracker, "walk to bathroom") == -1  # nothing the task needs is there
+    assert _rate(tracker, "walk to kitchen") == 0  # the way back is not paid for
+    tracker = ProgressTracker(_warm_milk())
+    assert _rate(tracker, "find microwave") >= 1  # where the milk must go
+    assert _rate(tracker, "switch on microwave") == -2  # empty: the only cycle is wasted
+    assert tracker.env.failure  # and the goal is now out of reach
 
 
 def test_the_searchers_own_episode_is_rated_plus_two_throughout() -> None:
-    env = _warm_milk()
+    tracker = ProgressTracker(_warm_milk())
     ratings = []
-    while plan := searcher_plan(env):  # [] once the goal holds
-        facts, _ = step_facts(env, plan[0], plan)
-        ratings.append(perfect_judge_rating(facts))
-    assert all(env.task.goal_flags(env.world))
+    while tracker.plan:  # [] once the goal holds
+        ratings.append(perfect_judge_rating(tracker.step(tracker.plan[0])))
+    assert all(tracker.env.task.goal_flags(tracker.env.world))
     assert ratings and set(ratings) == {2}
+
+
+def test_no_cycle_of_steps_earns_more_than_zero() -> None:
+    """Going back and forth between rooms, or looking at goal objects again and again, never pays."""
+    tracker = ProgressTracker(_warm_milk())
+    tracker.step(action_id("find fridge"))  # first time: may be progress or supportive
+    laps = [
+        _rate(tracker, name)
+        for _ in range(3)
+        for name in ("walk to bathroom", "walk to kitchen", "find microwave", "find fridge")
+    ]
+    assert sum(laps[4:]) <= 0  # after the first lap, nothing new: the loop costs
 
 
 def test_labelled_data_compose_with_the_success_flag_like_the_coren_rows() -> None:

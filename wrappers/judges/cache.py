@@ -3,6 +3,10 @@
 Answers live in one SQLite table (``key -> answer``). Every batch is committed as soon as it
 is answered, so a run killed at any point keeps everything it had paid for, and a rerun asks
 the judge only for what is missing. Backend failures (``None``) are never stored.
+
+Only a file rewardgym created is a cache: a new cache carries :data:`APPLICATION_ID` in its
+SQLite header, and an existing file without it (a database of the user's, any other file) is
+refused with :class:`NotACacheError` before it is opened for writing, so it is never changed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,61 @@ from rewardgym.wrappers.judges.prompts import Prompt
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CHUNK = 500  # SQLite before 3.32 binds at most 999 variables per statement
+
+APPLICATION_ID = 0x52474A43
+"""``PRAGMA application_id`` of every judge cache ("RGJC"): how a file is known to be one."""
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_TABLE_SQL = "CREATE TABLE answers (key TEXT PRIMARY KEY, answer TEXT)"
+_LEGACY_SCHEMA = {("table", "answers", _TABLE_SQL), ("index", "sqlite_autoindex_answers_1", None)}
+
+
+class NotACacheError(FileExistsError, RuntimeError):
+    """A cache path holds a file that rewardgym did not create as a judge cache; it is left untouched."""
+
+
+def is_cache_file(path: str | Path) -> bool:
+    """Whether ``path`` is a judge cache rewardgym created; False for a new path or an empty file.
+
+    Raises :class:`NotACacheError` for anything else: a directory, a file that is not SQLite,
+    or a SQLite database without :data:`APPLICATION_ID`. Only the header is read, and a
+    database without the id (a cache written before the id existed) is opened read-only and
+    immutable to compare its schema with the cache's, so nothing is ever written to it.
+    """
+    path = Path(path)
+    if not path.exists():
+        return False
+    if not path.is_file():
+        raise _not_ours(path, "not a regular file")
+    with path.open("rb") as handle:
+        header = handle.read(100)
+    if not header:  # an empty file holds nothing to lose (a run killed while creating it)
+        return False
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        raise _not_ours(path, "not a SQLite database")
+    application_id = int.from_bytes(header[68:72], "big", signed=True)
+    if application_id == APPLICATION_ID or (application_id == 0 and _legacy_cache(path)):
+        return True
+    raise _not_ours(path, "a SQLite database without the judge cache's application id")
+
+
+def _legacy_cache(path: Path) -> bool:
+    """Whether the database at ``path`` holds exactly the cache's table (read-only, immutable)."""
+    uri = path.absolute().as_uri() + "?mode=ro&immutable=1"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            rows = db.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+    except sqlite3.DatabaseError:
+        return False
+    return {(kind, name, sql) for kind, name, sql in rows} == _LEGACY_SCHEMA
+
+
+def _not_ours(path: Path, reason: str) -> NotACacheError:
+    return NotACacheError(
+        f"judge cache {path}: the file exists and is not a cache rewardgym created ({reason}); "
+        "nothing there is touched: pass a new file to --cache (cache_path), or leave it out "
+        "for one under $REWARDGYM_HOME/judge-cache"
+    )
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=list)
@@ -68,12 +127,18 @@ class JudgeCache:
         return self
 
     def __init__(self, path: str | Path | None = None) -> None:
-        """Open (or create) the cache at ``path``."""
+        """Open the cache at ``path``, or create it there when the path is new.
+
+        An existing file that is not a cache rewardgym created raises :class:`NotACacheError`
+        and is left as it was (see :func:`is_cache_file`).
+        """
         self.path = Path(path) if path is not None else None
         if self.path is not None:
+            is_cache_file(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(str(self.path) if self.path else ":memory:")
+            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self._db.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL still survives a killed process (only power loss can drop the
             # last commits) and spares one fsync per committed batch.
@@ -212,11 +277,14 @@ def cached_complete(
 
 
 __all__ = [
+    "APPLICATION_ID",
     "CacheStats",
     "JudgeCache",
+    "NotACacheError",
     "answer_unique",
     "cached_complete",
     "inputs_key",
+    "is_cache_file",
     "request_key",
     "storable_text",
 ]

@@ -4,10 +4,10 @@ The searcher (``rewardgym.envs.household.v1.planner.search_script``) is replanne
 current state, knowing what the agent has seen and where it has looked, so its next action is
 "the next step of an optimal plan" for an agent that does not know the hidden placements, and
 its length is the remaining distance to the goal (the oracle's potential uses the same length).
-:func:`step_facts` and :func:`episode_step_facts` record, per step, whether the action was
-executed, was that next step, changed the distance, met or undid goal predicates, was an
-irreversible action or made the goal unreachable, and whether it touched an object the goal
-needs. The rating on COREN's -2..+2 scale is the pure function
+:class:`ProgressTracker` and :func:`episode_step_facts` record, per step, whether the action
+was executed, was that next step, changed the distance (and reached a distance never reached
+before in the episode), met or undid goal predicates, was an irreversible action or made the
+goal unreachable, touched an object the goal needs, and had been executed before. The rating on COREN's -2..+2 scale is the pure function
 ``rewardgym.wrappers.perfect_judge.perfect_judge_rating`` (envs never import wrappers).
 """
 
@@ -49,6 +49,11 @@ class StepFacts:
     may be."""
     searching: bool = False
     """The action is a search step (``walk to <room>`` or ``find <object>``)."""
+    best_before: int | None = None
+    """The lowest distance the episode had reached before this step (``None``: unknown, read as
+    ``distance_before``)."""
+    repeated: bool = False
+    """The action had already been executed earlier in the episode."""
 
 
 def searcher_plan(env: HouseholdV1Env, task: Task | None = None) -> list[int] | None:
@@ -77,33 +82,59 @@ def _relevant(env: HouseholdV1Env) -> tuple[set[int], set[int]]:
     return objects, rooms
 
 
-def step_facts(
-    env: HouseholdV1Env, action: int, before: list[int] | None
-) -> tuple[StepFacts, list[int] | None]:
-    """Take ``action`` in ``env`` and say what it did, with the searcher's plan afterwards.
+class ProgressTracker:
+    """Follows one episode of ``env`` from its current state and says what each step did.
 
-    ``before`` is ``searcher_plan(env)`` before the step (the plan returned for the previous
-    step, so each state is planned once).
+    It plans each state once, and remembers the lowest distance reached so far and which
+    actions were already executed (facts a Markov judge cannot see, which keep a rating from
+    paying for going round in circles).
+
+    Example:
+        >>> from rewardgym.envs.household.v1 import HouseholdV1Env
+        >>> env = HouseholdV1Env()
+        >>> _ = env.reset(seed=0)
+        >>> tracker = ProgressTracker(env)
+        >>> facts = tracker.step(tracker.plan[0])
+        >>> facts.on_plan, facts.distance_after == facts.distance_before - 1
+        (True, True)
     """
-    objects, rooms = _relevant(env)
-    spec = ACTIONS[int(action)]
-    touches = spec.target in rooms if spec.is_room else spec.target in objects
-    held_before = sum(env.task.goal_flags(env.world))
-    _, _, _, _, info = env.step(int(action))
-    after = searcher_plan(env)
-    executed = bool(info["executable"])
-    facts = StepFacts(
-        executable=executed,
-        on_plan=bool(before) and before is not None and before[0] == int(action),
-        distance_before=None if before is None else len(before),
-        distance_after=None if after is None else len(after),
-        goal_gain=sum(env.task.goal_flags(env.world)) - held_before,
-        irreversible=executed and int(action) in IRREVERSIBLE,
-        dead_end=before is not None and after is None,
-        touches_goal=touches,
-        searching=spec.behaviour == "find",
-    )
-    return facts, after
+
+    def __init__(self, env: HouseholdV1Env) -> None:
+        """Start from ``env``'s current state (usually right after ``reset``)."""
+        self.env = env
+        self.plan = searcher_plan(env)
+        self.best = None if self.plan is None else len(self.plan)
+        self.executed: set[int] = set()
+
+    def step(self, action: int) -> StepFacts:
+        """Take ``action`` in the env and return its facts."""
+        env, before, action = self.env, self.plan, int(action)
+        objects, rooms = _relevant(env)
+        spec = ACTIONS[action]
+        touches = spec.target in rooms if spec.is_room else spec.target in objects
+        held_before = sum(env.task.goal_flags(env.world))
+        _, _, _, _, info = env.step(action)
+        after = searcher_plan(env)
+        executed = bool(info["executable"])
+        facts = StepFacts(
+            executable=executed,
+            on_plan=bool(before) and before is not None and before[0] == action,
+            distance_before=None if before is None else len(before),
+            distance_after=None if after is None else len(after),
+            goal_gain=sum(env.task.goal_flags(env.world)) - held_before,
+            irreversible=executed and action in IRREVERSIBLE,
+            dead_end=before is not None and after is None,
+            touches_goal=touches,
+            searching=spec.behaviour == "find",
+            best_before=self.best,
+            repeated=action in self.executed,
+        )
+        if executed:
+            self.executed.add(action)
+        if after is not None and (self.best is None or len(after) < self.best):
+            self.best = len(after)
+        self.plan = after
+        return facts
 
 
 def episode_step_facts(episode: Episode, env: HouseholdV1Env) -> list[StepFacts]:
@@ -115,12 +146,8 @@ def episode_step_facts(episode: Episode, env: HouseholdV1Env) -> list[StepFacts]
             "placements cannot be rebuilt; collect it again with rewardgym.envs.trajectories"
         )
     env.reset(seed=episode.seed, options=options)
-    facts = []
-    before = searcher_plan(env)
-    for action in episode.actions.tolist():
-        fact, before = step_facts(env, int(action), before)
-        facts.append(fact)
-    return facts
+    tracker = ProgressTracker(env)
+    return [tracker.step(int(action)) for action in episode.actions.tolist()]
 
 
 def sibling_task(env: HouseholdV1Env) -> Task:
@@ -128,10 +155,4 @@ def sibling_task(env: HouseholdV1Env) -> Task:
     return TASKS[env.task.sibling]
 
 
-__all__ = [
-    "StepFacts",
-    "episode_step_facts",
-    "searcher_plan",
-    "sibling_task",
-    "step_facts",
-]
+__all__ = ["ProgressTracker", "StepFacts", "episode_step_facts", "searcher_plan", "sibling_task"]

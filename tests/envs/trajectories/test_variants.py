@@ -47,19 +47,22 @@ def test_recovery_replans_after_perturbations_and_repairs_episodes() -> None:
     assert any(not np.array_equal(a.actions, b.actions) for a, b in zip(blind, healed, strict=True))
 
 
-def test_giving_up_ends_the_demonstration_in_random_actions() -> None:
-    data = collect_dataset(CollectConfig(episodes=80, give_up=0.2, sibling_fraction=0.0))
+def test_giving_up_cuts_the_demonstration_at_varied_points() -> None:
+    config = CollectConfig(episodes=80, give_up=0.5, wander=2, sibling_fraction=0.0, noise=0.0)
+    data = collect_dataset(config)
     quitters = [ep for ep in data if ep.extras["gave_up"]]
-    assert quitters and len(quitters) < len(data)
+    assert 20 < len(quitters) < 60
     for ep in quitters:
-        assert not ep.expert[-1]  # the tail after giving up is never the expert's
-    assert np.mean([ep.success for ep in quitters]) < np.mean(
-        [ep.success for ep in data if not ep.extras["gave_up"]]
-    )
+        assert not ep.success
+        assert ep.expert[:-2].all() and not ep.expert[-2:].any()  # expert steps, 2 random, end
+    assert len({int(ep.expert.sum()) for ep in quitters}) >= 8  # cut at many points
+    assert all(ep.success for ep in data if not ep.extras["gave_up"])  # no noise: the script
 
 
 @pytest.mark.parametrize("name", ["recover", "give_up"])
 def test_the_new_options_are_checked_naming_the_field(name: str) -> None:
+    with pytest.raises(ValueError, match="wander"):
+        CollectConfig(wander=-1)
     with pytest.raises(ValueError, match=name):
         CollectConfig(**{name: 1.5})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=f"{name}=0.5 needs expert='script'"):
