@@ -397,6 +397,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     meta.setdefault("suite", "embodied")
     meta.setdefault("preset", payload["config"]["name"])
     meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
+    meta["smoke_test"] = bool(payload["config"].get("smoke_test"))
     meta.update(run_provenance())
     write_json_atomic(root / "results.json", payload)
     columns: list[str] = []

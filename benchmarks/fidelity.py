@@ -168,6 +168,7 @@ def run_bench_fidelity(
                 "stores": {k: dataclasses.asdict(v) for k, v in suite.stores.items()},
                 "wall_seconds": seconds,
                 "phase_seconds": suite.timings,
+                "smoke_test": bool(smoke_banner(config)),
                 **run_provenance(),
             },
             "fidelity": suite.fidelity,

@@ -128,7 +128,7 @@ def _phases(meta: Mapping[str, Any]) -> str:
     if not isinstance(phases, dict) or not phases:
         return NOT_RECORDED
     return ", ".join(
-        f"{k} {v:.0f} s" for k, v in phases.items() if isinstance(v, int | float) and k != "total"
+        f"{k} {v:.1f} s" for k, v in phases.items() if isinstance(v, int | float) and k != "total"
     )
 
 
@@ -147,9 +147,13 @@ def _demote(markdown: str) -> str:
 def facts(meta: Mapping[str, Any], suite: str, preset: str) -> dict[str, str]:
     """The page's facts as displayed: command, commit, machine, wall time, phases, date."""
     command = meta.get("command")
+    smoke = meta.get("smoke_test")
+    kind = NOT_RECORDED if smoke is None else "smoke test of the plumbing, not a result"
+    kind = "result" if smoke is False else kind
     return {
         "suite": suite,
         "preset": preset,
+        "kind": kind,
         "command": f"`{command}`" if command else NOT_RECORDED,
         "commit": _commit(meta),
         "machine": _machine(meta),
@@ -225,11 +229,14 @@ def render_index(docs: Path) -> str:
     if not entries:
         lines.append("No run is recorded yet.")
     else:
-        lines += ["| page | command | commit | machine | wall time |", "|---|---|---|---|---|"]
+        lines += [
+            "| page | kind | command | commit | machine | wall time |",
+            "|---|---|---|---|---|---|",
+        ]
         for e in entries:
             lines.append(
-                f"| [{e['page']}]({e['page']}) | {e.get('command', '')} | {e.get('commit', '')} "
-                f"| {e.get('machine', '')} | {e.get('wall time', '')} |"
+                f"| [{e['page']}]({e['page']}) | {e.get('kind', '')} | {e.get('command', '')} "
+                f"| {e.get('commit', '')} | {e.get('machine', '')} | {e.get('wall time', '')} |"
             )
     return "\n".join(lines) + "\n"
 

@@ -490,7 +490,7 @@ def _notes(
     fits = coverage.get("completion_fits")
     if fits is not None and fits < 0.5:
         lines.append(
-            f"Only {100 * fits:.0f}% of the human answers fit in {config.sampling.max_new_tokens} "
+            f"{100 * fits:.0f}% of the human answers fit in {config.sampling.max_new_tokens} "
             "generated tokens (completion_fits): most outputs are cut before their JSON closes, "
             "whatever the model learned; raise sampling.max_new_tokens for real rows."
         )

@@ -48,6 +48,7 @@ def test_page_holds_command_commit_machine_wall_time_tables_and_plots(tmp_path: 
         "suite": "shop",
         "preset": "tiny",
         "wall_seconds": 85.0,
+        "smoke_test": True,
         **run_provenance(
             ["rewardgym", "bench", "shop", "--preset", "tiny", "--out", "results/shop"]
         ),
@@ -60,7 +61,9 @@ def test_page_holds_command_commit_machine_wall_time_tables_and_plots(tmp_path: 
     assert page.splitlines()[0] == PAGE_MARK
     assert "`rewardgym bench shop --preset tiny --out results/shop`" in page
     assert f"{os.cpu_count()} CPU cores" in page and ("no GPU" in page or "GPU:" in page)
-    assert "1.4 min (85 s)" in page
+    assert (
+        "1.4 min (85 s)" in page and "| kind | smoke test of the plumbing, not a result |" in page
+    )
     if meta["git_commit"]:
         assert str(meta["git_commit"])[:12] in page
     assert "## bench shop (tiny)" in page and "| sft | 41.6 |" in page  # tables, headings demoted
@@ -84,7 +87,7 @@ def test_unrecorded_facts_say_so_and_user_files_are_kept(tmp_path: Path) -> None
     assert (docs / "fidelity-tiny.md").read_text() == "my own notes\n"
     page = record(run, docs, name="fidelity-old").read_text()
     assert "| commit | not recorded |" in page and "| machine | not recorded |" in page
-    assert "| wall time | not recorded |" in page
+    assert "| wall time | not recorded |" in page and "| kind | not recorded |" in page
 
 
 def test_a_folder_without_results_names_what_is_missing(tmp_path: Path) -> None:
