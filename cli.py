@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from rewardgym.cli_help import flowing_docstrings, help_registry
-from rewardgym.runtime import UserError
+from rewardgym.runtime import UserError, owner
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,8 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     FileExistsError,
     FileNotFoundError,
     NotADirectoryError,
+    IsADirectoryError,
+    PermissionError,
 )
 """What a command raises for a mistake of the user's: one line and exit status 2, no traceback."""
 
@@ -236,22 +238,31 @@ def _plain_output() -> Iterator[None]:
         os.environ.pop("COLUMNS", None)
 
 
+def _interrupted(prog: str, command: Any) -> str:
+    """The one line after Ctrl-C: what was kept and how to go on."""
+    again = "run the same command again"
+    out = getattr(command, "out", None)
+    if out is not None and owner(out) is not None and not getattr(command, "overwrite", True):
+        again += " with --overwrite"  # this run had already claimed --out
+    return (
+        f"{prog}: interrupted (Ctrl-C). Every file is written whole or not at all, so nothing "
+        f"is half-written; {again} to resume (cached work, such as judge answers, embeddings "
+        "and trained models, is reused)."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rewardgym`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     found = _find(args)
     prog = f"rewardgym {' '.join(found[0])}" if found else "rewardgym"
+    command = None
     try:
         command = build(args)
         with _plain_output():
             command.run()
     except KeyboardInterrupt:
-        print(
-            f"{prog}: interrupted (Ctrl-C). Each output is written whole or not at all, so "
-            "--out holds what the last finished run left; run the same command again to "
-            "resume (work already cached, such as judge answers and embeddings, is reused).",
-            file=sys.stderr,
-        )
+        print(_interrupted(prog, command), file=sys.stderr)
         raise SystemExit(130) from None
     except USER_ERRORS as err:
         refuse(prog, err)
