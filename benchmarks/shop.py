@@ -398,11 +398,15 @@ def run_bench_shop(
     ``only`` is checked (:func:`check_only`) and ``out`` claimed (a directory of the user's
     is refused; an earlier ``bench shop`` output needs ``overwrite``) before any work.
     """
+    from rewardgym.agents.llm.model import local_model_dir
     from rewardgym.benchmarks.shop_report import write_report
+    from rewardgym.pretrained import is_pretrained
 
     wall = time.perf_counter()
     config = preset(config) if isinstance(config, str) else config
     check_only(config, only)
+    if config.model is not None and not is_pretrained(config.model):
+        local_model_dir(config.model)  # a missing --model fails now, not after the baselines
     out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     suite = Suite(config, out, data, progress)
     wanted = [m for m in methods(config) if only is None or m.method in only]

@@ -26,16 +26,19 @@ class LabelCoren:
     out: Path
     """Directory of the relabelled data set."""
     judge: str = "embedding"
-    """Judge: embedding | embedding:hashing | hf:smollm2-135m | hf:PATH | openai:URL."""
+    """Judge: embedding (MiniLM sentence embeddings), embedding:hashing (fast, no model),
+    hf:smollm2-135m (the shipped small LLM), hf:PATH (a local model folder) or openai:URL (an
+    OpenAI-compatible server, e.g. openai:http://127.0.0.1:8000/v1)."""
     coren: Annotated[CorenConfig, tyro.conf.arg(name="")] = field(default_factory=CorenConfig)
     openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
     """Settings of an openai:URL judge (refused for other judges)."""
     cache: Path | None = None
-    """Judge cache file (default: one per OUT under $REWARDGYM_HOME/judge-cache, kept across runs)."""
+    """Judge cache file; None: one per OUT under $REWARDGYM_HOME/judge-cache, kept across runs."""
     prompts: Path | None = None
-    """Directory of prompt *.txt files (default: the shipped ones)."""
+    """Directory of prompt *.txt files; None: the shipped ones."""
     qa: Path | None = None
-    """JSONL QA file for envs without ground truth."""
+    """JSONL file of structural question-answer pairs, for envs without ground truth; None: drawn
+    from the simulator."""
     minari: bool = True
     """Also write the Minari copy."""
     overwrite: bool = False
