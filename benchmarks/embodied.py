@@ -242,13 +242,14 @@ def run_bench_embodied(
     embodied`` output needs ``overwrite``. Returns the content of ``results.json``
     (``mode="final"``) or ``tune.json`` (``"tune"``).
     """
+    from rewardgym.runtime import claim_output
+
+    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite)  # before d3rlpy's import talks
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
     from rewardgym.benchmarks import embodied_report as report
-    from rewardgym.runtime import claim_output
 
-    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     console = Console(quiet=quiet)
     quiet_d3rlpy_logs()
     start = time.perf_counter()

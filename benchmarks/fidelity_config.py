@@ -89,6 +89,11 @@ class FidelityBenchConfig:
             from rewardgym.benchmarks.shop import methods
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
+        if self.shop_run is not None and not Path(self.shop_run).is_dir():
+            raise ValueError(
+                f"FidelityBenchConfig.shop_run (--shop-run) {str(self.shop_run)!r} is not a "
+                "directory: name the --out folder of an earlier rewardgym bench shop run"
+            )
 
 
 def _check_names(option: str, given: tuple[str, ...], choices: tuple[str, ...]) -> None:

@@ -46,6 +46,10 @@ BAD_INVOCATIONS = {
         ["bench", "fidelity", "--preset", "tiny", "--shop-rows", "sft", "bogus"],
         ["--shop-rows", "bogus", "shop-r1"],
     ),
+    "fidelity shop run": (
+        ["bench", "fidelity", "--preset", "tiny", "--shop-run", "DATA"],
+        ["--shop-run", "DATA", "bench shop"],
+    ),
     "simulate ab policy": (
         ["simulate", "ab", "--out", "OUT", "--policy", "bogus"],
         ["--policy", "bogus", "shopper:K", "always-terminate"],
@@ -98,7 +102,7 @@ def test_a_selector_that_names_nothing_stops_the_command(
     message = f"{stop.value}\n{capsys.readouterr().err}"
     assert "Traceback" not in message
     for word in words:
-        assert word.replace("EMPTY", str(empty)) in message, (word, message)
+        assert names.get(word, word.replace("EMPTY", str(empty))) in message, (word, message)
     assert list(tmp_path.iterdir()) == [empty]  # nothing was written
 
 

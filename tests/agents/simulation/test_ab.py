@@ -154,13 +154,14 @@ def test_simulate_ab_command_writes_its_report_and_guards_the_output(tmp_path: P
     lines = (out / "visits_sim_b.jsonl").read_text().splitlines()
     assert len(lines) == 12 and json.loads(lines[0])["steps"]
     assert (out / "report.md").read_text().startswith("# A/B: base -> half-results")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(SystemExit) as refused:  # the CLI's one line and exit status 2
         main(args)
+    assert refused.value.code == 2
     main([*args, "--overwrite"])
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(SystemExit):
         main([*args[:-1], str(mine)])
     assert (mine / "notes.txt").read_text() == "keep"
 
