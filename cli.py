@@ -251,8 +251,21 @@ def _interrupted(prog: str, command: Any) -> str:
     )
 
 
+def _quiet_old_gym() -> None:
+    """Keep the old gym package (d3rlpy imports it) from printing a notice about itself.
+
+    rewardgym runs on gymnasium; that notice would be the first four lines of every suite's
+    log and of every one-line error of a command whose module imports d3rlpy.
+    """
+    with contextlib.suppress(ImportError):
+        import gym_notices.notices
+
+        gym_notices.notices.notices.clear()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rewardgym`` console script."""
+    _quiet_old_gym()
     args = list(sys.argv[1:] if argv is None else argv)
     found = _find(args)
     prog = f"rewardgym {' '.join(found[0])}" if found else "rewardgym"

@@ -201,15 +201,10 @@ def quiet_d3rlpy_logs() -> None:
     A suite of dozens of fits stays readable, and a log file gets no raw colour codes:
     d3rlpy configures a colouring console renderer when imported, so ours comes after it.
     """
-    import contextlib
-    import io
     import logging
     import sys
 
-    # Importing d3rlpy imports the old gym package, whose notice about itself (rewardgym runs
-    # on gymnasium) would be the first lines of every log.
-    with contextlib.redirect_stderr(io.StringIO()):
-        import d3rlpy.logging  # noqa: F401  (configures structlog on import)
+    import d3rlpy.logging  # noqa: F401  (configures structlog on import)
     import structlog
 
     kept = [

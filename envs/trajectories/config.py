@@ -100,7 +100,7 @@ class CollectConfig:
     default) never replans, so the script carries on regardless (COREN's collector)."""
     give_up: float = 0.0
     """Share of episodes whose demonstrator gives up (expert "script" only): after a number of
-    expert steps drawn uniformly below its script's length it takes ``wander`` random actions
+    expert steps drawn uniformly below its script's length it takes wander random actions
     and the episode ends there, so failures go wrong at varied points and late steps of the task
     are in them as often as early ones; 0 (the default) never gives up."""
     wander: int = 3
