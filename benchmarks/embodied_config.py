@@ -177,7 +177,7 @@ class EmbodiedBenchConfig:
     quality_episodes: int = 40
     """Perturbed-expert episodes under held-out abstract instructions, probed for the table."""
     rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
-    """The rows of the tables, each ``algorithm/reward``: algorithm cql | iql | bc | filtered-bc,
+    """The rows of the tables, each algorithm/reward: algorithm cql | iql | bc | filtered-bc,
     reward none (the BC rows) | sparse | oracle | a COREN scheme (coren, single-prompt,
     self-consistency, average, majority, C, S, T, CS, ST, CT)."""
     training: OfflineConfig = field(
