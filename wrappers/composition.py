@@ -9,7 +9,9 @@ wrappers call the same function at every step.
 
 ``potential_shaping`` is the oracle's dense term (Ng, Harada and Russell, ICML 1999): with a
 potential ``phi`` over states, ``F_t = gamma * phi(s_{t+1}) - phi(s_t)`` leaves the optimal
-policy unchanged while telling every step how much closer it got.
+policy unchanged while telling every step how much closer it got. Its maths live one room down,
+in ``rewardgym.envs.shaping`` (the Household-v1 oracle in ``envs/`` needs them, and envs import
+nothing from wrappers); this module re-exports them under their public name.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from rewardgym.envs.shaping import potential_shaping
 
 
 @dataclass(frozen=True)
@@ -54,21 +58,6 @@ def compose_rewards(
     d = np.nan_to_num(np.asarray(dense, dtype=np.float64), nan=0.0)
     out = composition.success_weight * s + composition.dense_weight * d
     return np.asarray(out, dtype=np.float32)
-
-
-def potential_shaping(potentials: np.ndarray | Sequence[float], gamma: float) -> np.ndarray:
-    """The shaping rewards ``gamma * phi[t + 1] - phi[t]`` of ``T + 1`` potentials (``T`` values).
-
-    Example:
-        >>> potential_shaping([-3.0, -2.0, 0.0], gamma=1.0).tolist()
-        [1.0, 2.0]
-    """
-    phi = np.asarray(potentials, dtype=np.float64)
-    if phi.ndim != 1 or len(phi) < 1:
-        raise ValueError(f"potentials must be a 1-D array of T + 1 values, got shape {phi.shape}")
-    if not 0.0 < gamma <= 1.0:
-        raise ValueError(f"gamma={gamma}: use a discount in (0, 1]")
-    return np.asarray(gamma * phi[1:] - phi[:-1], dtype=np.float32)
 
 
 __all__ = ["RewardComposition", "compose_rewards", "potential_shaping"]

@@ -1,7 +1,9 @@
 """The settings every offline algorithm shares, composed with one algorithm's own settings.
 
 ``OfflineConfig(algorithm=CQLSettings(alpha=...), encoding=..., n_steps=...)`` describes one
-training run; ``make_algo_config`` turns it into the d3rlpy learnable config, so every
+training run, including which reward the agent learns from (``reward``, ``dense_weight``:
+the success flag, the dense column of a relabelled data set, or COREN's composition of the
+two); ``make_algo_config`` turns it into the d3rlpy learnable config, so every
 algorithm is built, trained, saved and loaded the same way. ``ALGORITHMS`` is the registry: a
 new algorithm is a module with an ``AlgorithmSettings`` subclass and one line here. Nothing
 heavy is imported, so configs can be built before torch or d3rlpy load.
@@ -11,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rewardgym.agents.offline.algorithm import AlgorithmSettings
 from rewardgym.agents.offline.bc import BCSettings
 from rewardgym.agents.offline.cql import CQLSettings
 from rewardgym.agents.offline.iql_settings import IQLSettings
+from rewardgym.wrappers.composition import RewardComposition
 
 ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
     CQLSettings.name: CQLSettings,
@@ -27,6 +30,10 @@ ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
 
 ENCODINGS: tuple[str, ...] = ("structured", "text", "tokens")
 """The observation encodings an offline agent can use (see ``encoders.py``)."""
+
+RewardChoice = Literal["success", "dense", "composed"]
+REWARDS: tuple[str, ...] = ("success", "dense", "composed")
+"""The rewards an offline agent can learn from (``OfflineConfig.reward``)."""
 
 
 def algorithm_settings(name: str, **fields: Any) -> AlgorithmSettings:
@@ -67,6 +74,14 @@ class OfflineConfig:
     """Seed of the network initialisation and of mini-batch sampling."""
     threads: int = 1
     """Torch CPU threads while training (1 avoids oversubscription when runs go in parallel)."""
+    reward: RewardChoice | None = None
+    """The reward learned from: "success" (the data set's `rewards` column, the success flag),
+    "dense" (dense_weight x its dense column alone) or "composed" (success + dense_weight x
+    dense, COREN's r_t, through rewardgym.wrappers.composition.compose_rewards). Unset: "composed"
+    when every episode has a dense column (a `label coren` output), "success" when none has;
+    the trained agent's config records the choice made."""
+    dense_weight: float = RewardComposition.dense_weight
+    """lambda, the scale of the dense reward in "composed" and "dense"."""
 
     def __post_init__(self) -> None:
         """Reject settings outside their meaningful range, naming the field."""
@@ -86,6 +101,26 @@ class OfflineConfig:
             raise ValueError(
                 f"OfflineConfig.learning_rate={self.learning_rate}: use a positive rate"
             )
+        if self.reward is not None and self.reward not in REWARDS:
+            raise ValueError(
+                f"OfflineConfig.reward={self.reward!r}: use one of {REWARDS} (or leave it unset)"
+            )
+        if self.dense_weight < 0.0:
+            raise ValueError(f"OfflineConfig.dense_weight={self.dense_weight}: use >= 0")
+
+    @property
+    def composition(self) -> RewardComposition:
+        """How ``reward`` combines the success flag and the dense column (unset counts as composed).
+
+        Example:
+            >>> OfflineConfig(reward="dense", dense_weight=0.3).composition
+            RewardComposition(dense_weight=0.3, success_weight=0.0)
+        """
+        if self.reward == "success":
+            return RewardComposition(dense_weight=0.0)
+        if self.reward == "dense":
+            return RewardComposition(dense_weight=self.dense_weight, success_weight=0.0)
+        return RewardComposition(dense_weight=self.dense_weight)
 
     @property
     def algorithm_name(self) -> str:
@@ -125,8 +160,10 @@ def make_algo_config(config: OfflineConfig) -> Any:
 __all__ = [
     "ALGORITHMS",
     "ENCODINGS",
+    "REWARDS",
     "AlgorithmSettings",
     "OfflineConfig",
+    "RewardChoice",
     "algorithm_settings",
     "make_algo_config",
 ]

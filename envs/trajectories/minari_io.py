@@ -2,6 +2,15 @@
 
 Minari's ``MinariStorage`` does the writing, so the files are exactly what ``minari``
 reads. Raw arrays are stored (no JPEG, which would make BabyAI's 7x7x3 grid lossy).
+
+Rewards: an episode's ``rewards`` are the success reward (the ``rewards`` column of the data
+set). A relabelled data set (``rewardgym label coren``, the oracle's shaping) also carries its
+dense reward per step, in the infos, which Minari aligns with the observations: step ``t``'s
+dense reward is ``episode.infos["dense_reward"][t + 1]`` (entry 0 belongs to the reset and is
+NaN), so ``episode.infos["dense_reward"][1:]`` lines up with ``episode.rewards``. The data set's
+metadata says so under ``"rewardgym_rewards"`` (with the dense reward's source), and
+``rewardgym.wrappers.composition.compose_rewards(episode.rewards, dense, composition)`` gives
+COREN's composed reward.
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from rewardgym.envs.trajectories.dataset import METADATA_FILE
 from rewardgym.runtime import absolute
 
@@ -23,6 +34,8 @@ if TYPE_CHECKING:
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 
 MINARI_SUBDIR = "data"
+DENSE_INFO_KEY = "dense_reward"
+"""The infos key of a relabelled data set's dense reward (``infos[key][t + 1]``: step ``t``)."""
 
 
 def default_dataset_id(env_id: str) -> str:
@@ -72,17 +85,29 @@ def write_minari(
     env.close()
     import minari as minari_pkg
 
+    dense = bool(dataset.episodes) and all(ep.dense_rewards is not None for ep in dataset)
+    reward_source = dataset.info.get("reward_source", "success flag")
+    rewards_meta: dict[str, Any] = {"rewards": reward_source}
+    description = (
+        f"{len(dataset)} trajectories of {dataset.env_id}; success rate "
+        f"{dataset.success_rate:.3f}; reward source: {reward_source}"
+    )
+    if dense:
+        dense_source = dataset.info.get("dense_reward_source", "relabelled")
+        rewards_meta["dense_reward"] = {
+            "source": dense_source,
+            "infos_key": DENSE_INFO_KEY,
+            "alignment": f"infos['{DENSE_INFO_KEY}'][t + 1] is step t's; entry 0 (reset) is NaN",
+        }
+        description += f"; dense reward ({dense_source}) in infos['{DENSE_INFO_KEY}'][1:]"
     storage.update_metadata(
         {
             "dataset_id": dataset_id or default_dataset_id(dataset.env_id),
             "minari_version": minari_pkg.__version__,
             "algorithm_name": "perturbed expert (COREN-style); reward = success flag",
             "author": {"rewardgym"},
-            "description": (
-                f"{len(dataset)} trajectories of {dataset.env_id}; success rate "
-                f"{dataset.success_rate:.3f}; reward source: "
-                f"{dataset.info.get('reward_source', 'success flag')}"
-            ),
+            "description": description,
+            "rewardgym_rewards": rewards_meta,
         }
     )
     buffers = (
@@ -94,6 +119,7 @@ def write_minari(
             rewards=[float(r) for r in ep.rewards],
             terminations=[bool(x) for x in ep.terminations],
             truncations=[bool(x) for x in ep.truncations],
+            infos=_dense_infos(ep.dense_rewards) if dense else None,
         )
         for i, ep in enumerate(dataset.episodes)
     )
@@ -111,6 +137,27 @@ def write_minari(
 
 def _observation_buffer(observations: dict[str, Any]) -> dict[str, Any]:
     return {key: list(v) if isinstance(v, list) else v for key, v in observations.items()}
+
+
+def _dense_infos(dense: np.ndarray | None) -> dict[str, list[float]]:
+    """Minari infos (``T + 1`` rows, the reset's first) holding step ``t``'s dense reward at ``t + 1``.
+
+    A list of floats, not an array: Minari 0.5 writes a 1-D array with an empty shape that it
+    cannot read back.
+    """
+    values = np.asarray(dense, dtype=np.float32).reshape(-1)
+    return {DENSE_INFO_KEY: [float("nan"), *(float(v) for v in values)]}
+
+
+def minari_dense_rewards(episode: Any) -> np.ndarray | None:
+    """The per-step dense reward of a Minari ``EpisodeData`` this module wrote (``None``: unlabelled).
+
+    It is ``episode.infos["dense_reward"][1:]``, one value per entry of ``episode.rewards``.
+    """
+    infos = getattr(episode, "infos", None) or {}
+    if DENSE_INFO_KEY not in infos:
+        return None
+    return np.asarray(infos[DENSE_INFO_KEY], dtype=np.float32).reshape(-1)[1:]
 
 
 def load_minari(path: str | Path) -> minari.MinariDataset:
@@ -180,10 +227,12 @@ def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
 
 
 __all__ = [
+    "DENSE_INFO_KEY",
     "MINARI_SUBDIR",
     "check_minari_complete",
     "default_dataset_id",
     "load_minari",
+    "minari_dense_rewards",
     "minari_load_dataset",
     "write_minari",
 ]

@@ -6,9 +6,10 @@ goal predicate from it, divided by ``ORACLE_SCALE``: the length of the searcher'
 agent has seen and where it has looked, so a search step that finds nothing is progress, not a
 mistake seen in hindsight. A state from which the goal is unreachable (after an irreversible
 wrong step) counts as ``FAILURE_DISTANCE`` steps away. The dense reward of a step is the shaping
-``gamma * phi(s') - phi(s)`` (``rewardgym.wrappers.composition.potential_shaping``, Ng et al.
-1999): it leaves the optimal policy unchanged, pays about ``1 / scale`` for each step the expert
-would take, charges about as much for a step away, and a dead end at once. The oracle reads the
+``gamma * phi(s') - phi(s)`` (``rewardgym.envs.shaping.potential_shaping``, re-exported as
+``rewardgym.wrappers.composition.potential_shaping``; Ng et al. 1999): it leaves the optimal
+policy unchanged, pays about ``1 / scale`` for each step the expert would take, charges about as
+much for a step away, and a dead end at once. The oracle reads the
 simulator's hidden state, which no judge sees: it is the reference that shows how much a good
 dense reward adds.
 """
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rewardgym.envs.household.v1.env import HouseholdV1Env
-from rewardgym.wrappers.composition import potential_shaping
+from rewardgym.envs.shaping import potential_shaping
 
 if TYPE_CHECKING:
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset

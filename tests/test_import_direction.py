@@ -1,0 +1,122 @@
+"""Imports run one way, envs <- wrappers <- agents <- benchmarks: no module imports a room above its own.
+
+Every ``.py`` file of the four rooms is parsed (never imported) and every import in it is
+checked, at any depth: module level, inside functions and under ``TYPE_CHECKING``, relative
+imports resolved, and ``importlib.import_module("rewardgym....")`` calls with a literal name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "rewardgym"
+ROOT = Path(__file__).resolve().parents[1]
+ROOMS: tuple[str, ...] = ("envs", "wrappers", "agents", "benchmarks")
+"""The rooms from the lowest up; a room may import only itself and the rooms before it."""
+
+
+def module_name(path: Path, root: Path) -> str:
+    """The dotted name of the module at ``path`` (``root/envs/a/b.py``: ``rewardgym.envs.a.b``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([PACKAGE, *parts])
+
+
+def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """Every ``(line, absolute module name)`` that ``source`` (the module ``module``) imports."""
+    found: list[tuple[int, str]] = []
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from rewardgym import wrappers` names a room in the alias, not the module.
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+            in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def room_of(name: str) -> str | None:
+    """The room of the package module ``name`` (``None`` outside the four rooms)."""
+    parts = name.split(".")
+    if len(parts) >= 2 and parts[0] == PACKAGE and parts[1] in ROOMS:
+        return parts[1]
+    return None
+
+
+def violations(files: list[Path], root: Path = ROOT) -> list[str]:
+    """``file:line: room imports module`` for every import of a room above the file's own."""
+    out = []
+    for path in files:
+        module = module_name(path, root)
+        own = room_of(module)
+        if own is None:
+            continue
+        source = path.read_text(encoding="utf-8")
+        for line, name in imported_modules(source, module, path.name == "__init__.py"):
+            target = room_of(name)
+            if target is not None and ROOMS.index(target) > ROOMS.index(own):
+                rel = path.relative_to(root)
+                out.append(f"{rel}:{line}: {own}/ imports {name} ({target}/ is above {own}/)")
+    return out
+
+
+def package_files() -> list[Path]:
+    """Every ``.py`` file of the four rooms."""
+    return sorted(p for room in ROOMS for p in (ROOT / room).rglob("*.py"))
+
+
+def test_the_package_imports_only_downwards() -> None:
+    files = package_files()
+    assert len(files) > 100, f"found only {len(files)} files under {ROOT}: wrong root?"
+    found = violations(files)
+    assert not found, "imports that run upwards (move the helper down a room):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("room", "source", "flagged"),
+    [
+        ("envs", "from rewardgym.wrappers.composition import compose_rewards\n", True),
+        ("envs", "def f():\n    import rewardgym.agents.offline\n", True),
+        ("envs", "from ... import benchmarks\n", True),
+        ("envs", "from ...wrappers import oracle\n", True),
+        ("envs", "import importlib\nimportlib.import_module('rewardgym.agents')\n", True),
+        (
+            "envs",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from rewardgym.wrappers import x\n",
+            True,
+        ),
+        ("wrappers", "from rewardgym.agents.labelling import label_dataset\n", True),
+        ("wrappers", "from rewardgym.benchmarks import shop\n", True),
+        ("agents", "from rewardgym.benchmarks.embodied import run_task\n", True),
+        ("agents", "from rewardgym.wrappers.composition import compose_rewards\n", False),
+        ("benchmarks", "from rewardgym.agents.offline import train_offline\n", False),
+        ("envs", "from rewardgym.runtime import atomic_output\nfrom . import dataset\n", False),
+    ],
+)
+def test_the_checker_flags_upward_imports(
+    tmp_path: Path, room: str, source: str, flagged: bool
+) -> None:
+    path = tmp_path / room / "trajectories" / "module.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(source, encoding="utf-8")
+    assert bool(violations([path], tmp_path)) is flagged
