@@ -41,7 +41,6 @@ from rewardgym.benchmarks.embodied_config import (
     Row,
     Tuned,
 )
-from rewardgym.wrappers.composition import RewardComposition
 
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
 
@@ -51,13 +50,11 @@ OUTPUT_KIND = "bench-embodied"
 
 @dataclass(frozen=True)
 class TrainTask:
-    """One agent to train and evaluate: a data set, how to read its rewards, two configs."""
+    """One agent to train and evaluate: a data set and two configs (the reward in ``offline``)."""
 
     key: str
     dataset: str
     offline: OfflineConfig
-    composition: RewardComposition | None
-    """``None``: train on the success reward alone."""
     evaluation: EvalConfig
     successful_only: bool = False
     latency_steps: int = 0
@@ -70,26 +67,11 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     from rewardgym.agents.evaluation.household import evaluate_household, measure_latency
     from rewardgym.agents.offline import train_offline
     from rewardgym.envs.trajectories import TrajectoryDataset
-    from rewardgym.wrappers.composition import compose_rewards
 
     torch.set_num_threads(task.offline.threads)  # evaluation too: workers must not oversubscribe
     data = TrajectoryDataset.from_dir(task.dataset)
     if task.successful_only:
         data = data.select(lambda episode: episode.success)
-    if task.composition is not None:
-        missing = [ep.episode_id for ep in data if ep.dense_rewards is None]
-        if missing:
-            raise ValueError(
-                f"{task.dataset}: episodes {missing[:5]} have no dense rewards; a composed row "
-                "needs a data set written by `rewardgym label coren` (or the oracle's shaping)"
-            )
-        data = data.with_rewards(
-            [
-                compose_rewards(ep.rewards, ep.dense_rewards, task.composition)
-                for ep in data
-                if ep.dense_rewards is not None
-            ]
-        )
     agent = train_offline(data, task.offline, progress=False)
     start = time.perf_counter()
     results = evaluate_household(agent, task.evaluation)
@@ -133,6 +115,9 @@ def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, d
 def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: int) -> OfflineConfig:
     """The training config of ``row``: the shared settings, ``tuned`` values and ``seed``.
 
+    A dense row trains on the composed reward ``success + tuned.dense_weight * dense``; the
+    references (``none``, ``sparse``) on the success flag alone.
+
     ``config.training.algorithm`` is the base of the rows of its own algorithm (for example a
     CQL target-update interval); other algorithms start from their library defaults.
     """
@@ -143,7 +128,14 @@ def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: in
         settings = replace(settings, alpha=tuned.cql_alpha)  # type: ignore[call-arg]
     elif name == "iql":
         settings = replace(settings, weight_temp=tuned.iql_weight_temp)  # type: ignore[call-arg]
-    return config.training.replace(algorithm=settings, learning_rate=tuned.learning_rate, seed=seed)
+    dense = row.reward not in ("none", "sparse")
+    return config.training.replace(
+        algorithm=settings,
+        learning_rate=tuned.learning_rate,
+        seed=seed,
+        reward="composed" if dense else "success",
+        dense_weight=tuned.dense_weight if dense else config.training.dense_weight,
+    )
 
 
 def _task(
@@ -154,18 +146,15 @@ def _task(
     datasets: dict[str, Path],
     evaluation: EvalConfig,
 ) -> TrainTask:
-    dense = row.reward not in ("none", "sparse")
-    composition = RewardComposition(dense_weight=tuned.dense_weight) if dense else None
     offline = offline_config(config, row, tuned, seed)
-    source = datasets[row.reward] if dense else datasets["sparse"]
-    identity = (str(source), offline.as_dict(), asdict(composition) if composition else None)
+    source = datasets[row.reward] if offline.reward == "composed" else datasets["sparse"]
+    identity = (str(source), offline.as_dict())
     digest = hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:10]
     key = f"{row.algorithm}-{seed}-{digest}"
     return TrainTask(
         key=key,
         dataset=str(source),
         offline=offline,
-        composition=composition,
         evaluation=evaluation,
         successful_only=row.algorithm == "filtered-bc",
     )
