@@ -90,6 +90,13 @@ def _ci(values: Sequence[Any], digits: int = 3, signed: bool = False) -> str:
     return f"[{_num(values[0], digits, signed)}, {_num(values[1], digits, signed)}]"
 
 
+def _effect(value: Any, ci: Sequence[Any]) -> str:
+    """A signed effect with its interval, or ``n/a`` when it could not be measured."""
+    if value is None:
+        return "n/a"
+    return f"{_num(value, signed=True)} {_ci(ci, signed=True)}"
+
+
 def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[str, Any]]) -> str:
     """The two tables (fidelity against the ground truth, A/B effects) and the direction summary."""
     lines = [
@@ -134,10 +141,9 @@ def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[st
     for r in ab:
         lines.append(
             f"| {r['policy']} | {r['variant']} | {r['visits']} | {_num(r['parse_rate'], 2)} "
-            f"| {_num(r['conversion_effect'], signed=True)} {_ci(r['conversion_effect_ci'], signed=True)} "
-            f"| {_num(r['truth_conversion_effect'], signed=True)} "
-            f"{_ci(r['truth_conversion_effect_ci'], signed=True)} "
-            f"| {_num(r['conversion_error'], signed=True)} {_ci(r['conversion_error_ci'], signed=True)} "
+            f"| {_effect(r['conversion_effect'], r['conversion_effect_ci'])} "
+            f"| {_effect(r['truth_conversion_effect'], r['truth_conversion_effect_ci'])} "
+            f"| {_effect(r['conversion_error'], r['conversion_error_ci'])} "
             f"| {'yes' if r['truth_significant'] else 'no'} | {'yes' if r['agrees'] else 'no'} "
             f"| {'yes' if r['basket_value_agrees'] else 'no'} "
             f"| {'yes' if r['session_length_agrees'] else 'no'} |"

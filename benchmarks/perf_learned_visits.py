@@ -4,9 +4,16 @@ Reads top to bottom: build the shop model of ``bench fidelity --preset quick`` (
 small synthetic corpus; or load ``--model``), then let it visit the base store and the
 variants with the same held-out intents twice: one visit at a time (one prompt per
 generation, store after store), and all stores' visits together (one batched generation per
-turn over every open visit; a visit that ends leaves the batch). Prints both rates, their
-ratio, the outputs per second, and, for greedy decoding, whether the two runs gave the
-same visits.
+turn over every open visit; a visit that ends leaves the batch). Prints both rates (per
+second of wall time and of this process's CPU time, which other jobs on the machine disturb
+less), their ratio, and, for greedy decoding, whether both runs gave the same outputs.
+
+An untrained model's outputs never parse, so by default (``--drive shopper``) the model
+answers every open visit each turn (the same prompts and generations a learned row pays
+for) while a second ground-truth shopper (seed 1) chooses the actions: the visits then last
+as long as a faithful simulator's (a few steps to the cap, about 9 on average), which is what
+makes batching over visits that end at different times matter. ``--drive model`` lets the
+model's own outputs act (for a trained model).
 """
 
 from __future__ import annotations
@@ -21,8 +28,7 @@ from typing import Any, Literal
 import tyro
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
-from rewardgym.agents.simulation import LLMSimPolicy, SimulationConfig, visit_stores
-from rewardgym.agents.simulation.visits import VisitRecord
+from rewardgym.agents.simulation import LLMSimPolicy, ShopperPolicy, SimulationConfig, visit_stores
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 from rewardgym.envs.shopping.synthetic.variants import VariantName, store_variant
@@ -35,38 +41,44 @@ class PerfConfig:
     model: str = ""
     """A model folder (e.g. a ``bench shop`` checkpoint); empty builds an untrained model of ``--size``."""
     size: Literal["quick", "tiny"] = "quick"
-    """Model built when ``--model`` is empty, with its preset's prompt and sampling: ``quick`` is the shop model of ``bench fidelity --preset quick`` (width 128, 4 layers), ``tiny`` the shop tiny preset's."""
-    visits: int = 8
+    """Preset whose prompt and sampling settings are used, and whose model is built when ``--model`` is empty: ``quick`` is the shop model of ``bench fidelity --preset quick`` (width 128, 4 layers), ``tiny`` the shop tiny preset's."""
+    visits: int = 6
     """Visits per store, the same held-out intents in every store."""
     variants: tuple[VariantName, ...] = ("price-up-20", "half-results")
     """Store variants visited besides the base store."""
     temperature: float = 0.6
-    """Sampling temperature of the learned rows (0: greedy, and both runs must then give the same visits)."""
-    max_steps: int = 10
-    """Steps per visit at most, the given first step included."""
-    end_on_unparsed: bool = False
-    """End a visit at its first output that does not parse, as ``bench fidelity`` does; off by default because an untrained model's outputs never parse, which would make every visit one turn long."""
+    """Sampling temperature (0: greedy, and both runs must then give the same outputs)."""
+    drive: Literal["shopper", "model"] = "shopper"
+    """Who chooses the actions: ``shopper`` (a ground-truth shopper with seed 1, the model answering every turn too) or ``model`` (its own outputs, as in ``bench fidelity``)."""
+    max_steps: int = 20
+    """Steps per visit at most, the given first step included (``bench fidelity``'s cap)."""
     threads: int = 1
     """Torch threads."""
 
 
 class Counted:
-    """A simulator that counts the outputs it gives and the policy calls (turns) it gets."""
+    """The model answering every open visit each turn; the actions are its own or the pacing shopper's."""
 
-    def __init__(self, sim: LLMSimPolicy) -> None:
-        self.sim = sim
+    def __init__(self, sim: LLMSimPolicy, pace: ShopperPolicy | None) -> None:
+        self.sim, self.pace = sim, pace
         self.name, self.context = sim.name, sim.context
-        self.prompts = 0
+        self.outputs = 0
         self.calls = 0
+        self.seen: dict[str, set[str]] = {}
 
     def start(self, slot: int, env: ShopStoreEnv) -> None:
-        """Nothing per visit."""
+        """Let the pacing shopper meet the visit."""
+        if self.pace is not None:
+            self.pace.start(slot, env)
 
     def act(self, slots: Sequence[int], observations: Sequence[dict[str, Any]]) -> list[str]:
-        """The simulator's outputs, counted."""
-        self.prompts += len(observations)
+        """The model's outputs (counted and recorded), or the pacing shopper's choices."""
+        outputs = self.sim.act(slots, observations)
+        self.outputs += len(outputs)
         self.calls += 1
-        return self.sim.act(slots, observations)
+        for observation, output in zip(observations, outputs, strict=True):
+            self.seen.setdefault(self.sim.policy.prompts(observation), set()).add(output)
+        return outputs if self.pace is None else self.pace.act(slots, observations)
 
 
 def _model(config: PerfConfig, root: Path) -> tuple[Path, PromptConfig, SamplingConfig]:
@@ -87,13 +99,18 @@ def _model(config: PerfConfig, root: Path) -> tuple[Path, PromptConfig, Sampling
 
 
 def _visits(
-    sim: LLMSimPolicy, stores: Mapping[str, StoreConfig], config: SimulationConfig
-) -> tuple[dict[str, list[VisitRecord]], float, Counted]:
-    counted = Counted(sim)
+    config: PerfConfig, sim: LLMSimPolicy, stores: Mapping[str, StoreConfig], batch: int
+) -> tuple[Counted, float, float]:
+    counted = Counted(
+        LLMSimPolicy(sim.policy, sim.name), ShopperPolicy(1) if config.drive == "shopper" else None
+    )
+    visit = SimulationConfig(
+        visits=config.visits, opening="first_step", max_steps=config.max_steps, batch_size=batch
+    )
     sim.policy.reset_seed()
-    start = time.perf_counter()
-    records = visit_stores(counted, stores, config)
-    return records, time.perf_counter() - start, counted
+    wall, cpu = time.perf_counter(), time.process_time()
+    visit_stores(counted, stores, visit)
+    return counted, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def run(config: PerfConfig) -> dict[str, float]:
@@ -112,53 +129,60 @@ def _measure(config: PerfConfig) -> dict[str, float]:
         path, prompt, sampling = _model(config, Path(tmp))
         sampling = replace(sampling, temperature=config.temperature)
         sim = LLMSimPolicy.from_path(path, prompt=prompt, sampling=sampling)
-    visit = SimulationConfig(
-        visits=config.visits,
-        opening="first_step",
-        max_steps=config.max_steps,
-        end_on_unparsed=config.end_on_unparsed,
-        batch_size=1,
-    )
     # Warm up the model and the tokenizer once, so that neither run pays the first call.
-    visit_stores(sim, {"base": stores["base"]}, replace(visit, visits=2))
-    alone, t_alone, n_alone = _visits(LLMSimPolicy(sim.policy, sim.name), stores, visit)
-    together, t_together, n_together = _visits(
-        LLMSimPolicy(sim.policy, sim.name), stores, replace(visit, batch_size=len(stores) * 1024)
-    )
+    sim.act([0], [_first_observation(stores["base"], sim)])
     total = config.visits * len(stores)
+    alone, wall_alone, cpu_alone = _visits(config, sim, stores, 1)
+    together, wall_together, cpu_together = _visits(config, sim, stores, total)
     figures = {
         "visits": float(total),
-        "one_at_a_time_vps": total / t_alone,
-        "together_vps": total / t_together,
-        "ratio": t_alone / t_together,
-        "one_at_a_time_ops": n_alone.prompts / t_alone,
-        "together_ops": n_together.prompts / t_together,
+        "one_at_a_time_vps": total / wall_alone,
+        "together_vps": total / wall_together,
+        "ratio": wall_alone / wall_together,
+        "one_at_a_time_cpu_vps": total / cpu_alone,
+        "together_cpu_vps": total / cpu_together,
+        "cpu_ratio": cpu_alone / cpu_together,
+        "outputs_per_visit": together.outputs / total,
     }
     print(
-        f"Learned-simulator visits, {total} visits ({config.visits} x {len(stores)} stores), "
-        f"model {config.model or config.size}, temperature {config.temperature}, "
-        f"{sampling.max_new_tokens} new tokens at most, generation batch {sampling.batch_size}:"
+        f"Learned-simulator visits: {total} visits ({config.visits} x {len(stores)} stores), "
+        f"model {config.model or config.size}, temperature {config.temperature}, actions by "
+        f"the {config.drive}, {sampling.max_new_tokens} new tokens at most, generation batch "
+        f"{sampling.batch_size}, {figures['outputs_per_visit']:.1f} model outputs per visit:"
     )
-    print(
-        f"  one visit at a time        : {figures['one_at_a_time_vps']:7.2f} visits/s "
-        f"({n_alone.prompts} outputs in {n_alone.calls} calls, "
-        f"{figures['one_at_a_time_ops']:.1f} outputs/s)"
-    )
-    print(
-        f"  every store's visits at once: {figures['together_vps']:7.2f} visits/s "
-        f"({n_together.prompts} outputs in {n_together.calls} calls, "
-        f"{figures['together_ops']:.1f} outputs/s)"
-    )
-    print(f"  ratio together/one at a time: {figures['ratio']:.1f}x")
-    if config.temperature == 0:
-        same = all(
-            [(r.intent, r.session, r.agent_steps) for r in alone[name]]
-            == [(r.intent, r.session, r.agent_steps) for r in together[name]]
-            for name in stores
+    for label, counted, wall, cpu in (
+        ("one visit at a time          ", alone, wall_alone, cpu_alone),
+        ("every store's visits together", together, wall_together, cpu_together),
+    ):
+        print(
+            f"  {label}: {total / wall:7.2f} visits/s wall, {total / cpu:7.2f} per CPU second "
+            f"({counted.outputs} outputs in {counted.calls} policy calls, "
+            f"{counted.outputs / wall:.1f} outputs/s wall)"
         )
+    print(
+        f"  ratio together/one at a time: {figures['ratio']:.1f}x wall, "
+        f"{figures['cpu_ratio']:.1f}x CPU time"
+    )
+    if config.temperature == 0:
+        same = alone.seen == together.seen and all(len(v) == 1 for v in alone.seen.values())
         figures["identical"] = float(same)
-        print(f"  greedy visits identical in both runs: {'yes' if same else 'NO'}")
+        print(f"  greedy outputs identical in both runs: {'yes' if same else 'NO'}")
     return figures
+
+
+def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:
+    """The first observation of a held-out visit to ``store`` with ``sim``'s context settings."""
+    o = sim.context
+    env = ShopStoreEnv(
+        store=store,
+        opening="first_step",
+        context=o.context,
+        max_context_chars=o.max_context_chars,
+        max_context_tokens=o.max_context_tokens,
+        count_tokens=o.count_tokens,
+    )
+    observation, _ = env.reset(options={"intent": SimulationConfig().first_intent})
+    return observation
 
 
 if __name__ == "__main__":

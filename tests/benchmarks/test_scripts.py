@@ -33,6 +33,18 @@ TINY: dict[str, tuple[list[str], str]] = {
         "Household / BabyAI-GoToLocal",
     ),
     "perf_iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
+    "embodied_variants": (
+        [
+            "--episodes",
+            "8",
+            "--train",
+            "--n-steps",
+            "4",
+            "--instructions-per-task",
+            "1",
+        ],
+        "| cql/perfect-judge |",
+    ),
     "perf_shop_data": (
         ["--sessions", "30", "--env-steps", "40", "--lookups", "50"],
         "random access",
@@ -49,7 +61,7 @@ TINY: dict[str, tuple[list[str], str]] = {
     "perf_grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
     "perf_learned_visits": (
         ["--size", "tiny", "--visits", "3", "--max-steps", "4", "--temperature", "0"],
-        "greedy visits identical in both runs: yes",
+        "greedy outputs identical in both runs: yes",
     ),
 }
 """Script name -> (tiny-budget arguments, a line fragment its output must hold)."""
