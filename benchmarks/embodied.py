@@ -176,11 +176,19 @@ def prepare_data(
     train = root / "data" / "train"
     meta["collect"] = collect(config, train)
     meta["data"] = data_summary(train)
+    from rewardgym.benchmarks.embodied_data import variant_name
+
+    meta["data"]["variant"] = variant_name(config.collect)
     datasets: dict[str, Path] = {"sparse": train, "none": train}
     rewards = {row.reward for row in config.row_specs}
     if "oracle" in rewards:
         datasets["oracle"] = root / "data" / "oracle"
         meta["oracle"] = label_oracle(train, datasets["oracle"], config.training.gamma)
+    if "perfect-judge" in rewards:
+        from rewardgym.benchmarks.embodied_data import label_perfect_judge
+
+        datasets["perfect-judge"] = root / "data" / "perfect-judge"
+        meta["perfect_judge"] = label_perfect_judge(train, datasets["perfect-judge"])
     ablations = sorted({COREN_SCHEMES[r] for r in rewards if r in COREN_SCHEMES})
     if ablations:
         labelled = root / "data" / "labelled"
@@ -244,6 +252,7 @@ def run_bench_embodied(
     start = time.perf_counter()
     console.rule(f"bench embodied ({config.name}, {config.mode}): data")
     datasets, meta = prepare_data(config, root, quiet=quiet)
+    console.print(_variant_line(meta["data"]))
     _warm_embeddings()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if config.mode == "tune":
@@ -306,6 +315,16 @@ def run_bench_embodied(
     console.print(report.render_markdown(payload))
     console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
     return payload
+
+
+def _variant_line(data: dict[str, Any]) -> str:
+    """One line of the training data's variant statistics (``envs/trajectories/variants.py``)."""
+    return (
+        f"data variant {data['variant']}: {data['episodes']} episodes, success "
+        f"{data['success_rate']:.1f}%, mean length {data['mean_length']:.1f} steps, "
+        f"stitchable segments {data['stitchable_share']:.1f}% of failed steps "
+        f"({data['failures_with_segment']:.1f}% of failures hold one)"
+    )
 
 
 def report_diagnostics(datasets: dict[str, Path]) -> dict[str, dict[str, float]]:

@@ -22,6 +22,7 @@ import tyro
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.envs.trajectories.config import CollectConfig
+from rewardgym.envs.trajectories.variants import SUITE_VARIANT, variant_config
 from rewardgym.wrappers.judges.factory import check_judge_spec
 
 COREN_SCHEMES: dict[str, str] = {
@@ -42,13 +43,16 @@ COREN_SCHEMES: dict[str, str] = {
 "self-consistency" is the majority vote over the N prompts, which is also COREN's contextual
 term, so it and "C" carry identical rewards; the suite trains them once."""
 
-REWARDS: tuple[str, ...] = ("none", "sparse", "oracle", *COREN_SCHEMES)
-"""Every value of a row's ``reward``: none (BC rows), sparse, oracle and the COREN schemes."""
+REWARDS: tuple[str, ...] = ("none", "sparse", "oracle", "perfect-judge", *COREN_SCHEMES)
+"""Every value of a row's ``reward``: none (BC rows), sparse, oracle, perfect-judge (the
+simulator rating every step on COREN's -2..+2 rubric, ``rewardgym.wrappers.perfect_judge``:
+COREN's ceiling) and the COREN schemes."""
 
 REWARD_HELP: dict[str, str] = {
     "none": "no reward (imitation)",
     "sparse": "success flag only (GCRL)",
     "oracle": "success flag + oracle shaping on goal-predicate progress",
+    "perfect-judge": "success flag + the simulator as a perfect judge on COREN's -2..+2 rubric",
     "coren": "success flag + COREN: orchestrator over C, S, T",
     "single-prompt": "success flag + one prompt's judge vote",
     "self-consistency": "success flag + majority vote over the N prompts",
@@ -108,6 +112,7 @@ REFERENCE_ROWS: tuple[str, ...] = (
     "iql/sparse",
     "cql/oracle",
     "iql/oracle",
+    "cql/perfect-judge",
 )
 """The reference rows every run has."""
 COREN_ROWS: tuple[str, ...] = tuple(f"cql/{scheme}" for scheme in COREN_SCHEMES)
@@ -159,8 +164,11 @@ class EmbodiedBenchConfig:
     mode: str = "final"
     """"final": train every row with its tuned values and score the held-out splits;
     "tune": sweep tune_grid per row and score the validation split only."""
-    collect: CollectConfig = field(default_factory=lambda: CollectConfig(episodes=2000))
-    """The training data (Household-v1, COREN-faithful collector)."""
+    collect: CollectConfig = field(
+        default_factory=lambda: variant_config(SUITE_VARIANT, episodes=2000)
+    )
+    """The training data (Household-v1): the stitch-siblings data-set variant
+    (rewardgym.envs.trajectories.variants): few successes, the skill in the failures."""
     judge: str = "embedding"
     """Judge of the COREN labelling: embedding, embedding:hashing, hf:smollm2-135m, hf:PATH (a
     local model folder) or openai:URL (an OpenAI-compatible server)."""
@@ -178,8 +186,8 @@ class EmbodiedBenchConfig:
     """Perturbed-expert episodes under held-out abstract instructions, probed for the table."""
     rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
     """The rows of the tables, each algorithm/reward: algorithm cql | iql | bc | filtered-bc,
-    reward none (the BC rows) | sparse | oracle | a COREN scheme (coren, single-prompt,
-    self-consistency, average, majority, C, S, T, CS, ST, CT)."""
+    reward none (the BC rows) | sparse | oracle | perfect-judge | a COREN scheme (coren,
+    single-prompt, self-consistency, average, majority, C, S, T, CS, ST, CT)."""
     training: OfflineConfig = field(
         default_factory=lambda: OfflineConfig(n_steps=3000, batch_size=256)
     )
@@ -255,7 +263,7 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     "quick": EmbodiedBenchConfig(),
     "paper": EmbodiedBenchConfig(
         name="paper",
-        collect=CollectConfig(),
+        collect=variant_config(SUITE_VARIANT),
         training=OfflineConfig(n_steps=20_000, batch_size=256),
         latency_steps=200,
         judge_policy_instructions=5,

@@ -55,6 +55,29 @@ def label_oracle(source: Path, target: Path, gamma: float) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - start}
 
 
+def label_perfect_judge(source: Path, target: Path) -> dict[str, Any]:
+    """Write ``source`` with the perfect judge's -2..+2 rating of every step to ``target``."""
+    from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.wrappers.perfect_judge import PERFECT_JUDGE_SOURCE, perfect_judge_rewards
+
+    start = time.perf_counter()
+    data = TrajectoryDataset.from_dir(source)
+    data.with_dense_rewards(perfect_judge_rewards(data), source=PERFECT_JUDGE_SOURCE).save(
+        target, minari=False, overwrite=True
+    )
+    return {"seconds": time.perf_counter() - start}
+
+
+def variant_name(collect: Any) -> str:
+    """The name of the data-set variant ``collect`` is (size and seed aside), else "custom"."""
+    from rewardgym.envs.trajectories.variants import DATASET_VARIANTS
+
+    for name, variant in DATASET_VARIANTS.items():
+        if replace(variant, episodes=collect.episodes, seed=collect.seed) == collect:
+            return name
+    return "custom"
+
+
 def label_coren(
     config: EmbodiedBenchConfig, source: Path, target: Path, ablations: list[str], *, quiet: bool
 ) -> dict[str, Any]:
@@ -136,9 +159,14 @@ def reward_digest(dataset: Path) -> str:
 
 
 def data_summary(source: Path) -> dict[str, Any]:
-    """Episodes, success rate and the mean length of the expert scripts of the training data."""
+    """Episodes, success rate, the mean length of the expert scripts and the variant statistics.
+
+    The variant statistics (``rewardgym.envs.trajectories.variants.variant_statistics``) are the
+    mean episode length and the stitchable segments of the failed episodes.
+    """
     from rewardgym.envs.household.v1 import HouseholdV1Env
     from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.envs.trajectories.variants import variant_statistics
 
     data = TrajectoryDataset.from_dir(source)
     env = HouseholdV1Env()
@@ -157,6 +185,11 @@ def data_summary(source: Path) -> dict[str, Any]:
         "mean_expert_steps": float(np.mean(lengths)) if lengths else 0.0,
         "sibling_share": 100.0 * float(np.mean(siblings)),
         "success_rate_own_task": 100.0 * float(np.mean(correct)) if correct else 0.0,
+        **{
+            k: v
+            for k, v in variant_statistics(data).items()
+            if k not in ("episodes", "success_rate", "sibling_share")
+        },
     }
 
 
@@ -194,6 +227,8 @@ __all__ = [
     "data_summary",
     "label_coren",
     "label_oracle",
+    "label_perfect_judge",
     "reward_diagnostics",
     "reward_digest",
+    "variant_name",
 ]

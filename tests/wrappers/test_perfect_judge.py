@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from rewardgym.agents.offline.agent import training_rewards
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.envs.household.v1 import HouseholdV1Env, action_id
 from rewardgym.envs.household.v1.progress import ProgressTracker, StepFacts, searcher_plan
-from rewardgym.envs.trajectories import collect_dataset
+from rewardgym.envs.trajectories import TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.variants import variant_config
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards
 from rewardgym.wrappers.perfect_judge import (
@@ -126,3 +128,28 @@ def test_labelled_data_compose_with_the_success_flag_like_the_coren_rows() -> No
     for ep, got in zip(labelled, training_rewards(labelled, config), strict=True):
         want = compose_rewards(ep.rewards, ep.dense_rewards, RewardComposition(0.5))
         np.testing.assert_array_equal(got, want)
+
+
+def test_bench_embodied_labels_the_perfect_judge_row_and_prints_its_variant(
+    tmp_path: Path,
+) -> None:
+    from rewardgym.benchmarks.embodied import offline_config, prepare_data
+    from rewardgym.benchmarks.embodied_config import PRESETS, Row
+
+    config = PRESETS["quick"].replace(
+        collect=variant_config("stitch-siblings", episodes=6),
+        rows=("cql/sparse", "cql/perfect-judge"),
+    )
+    assert "cql/perfect-judge" in PRESETS["quick"].rows
+    datasets, meta = prepare_data(config, tmp_path, quiet=True)
+    labelled = TrajectoryDataset.from_dir(datasets["perfect-judge"])
+    assert labelled.info["dense_reward_source"] == PERFECT_JUDGE_SOURCE
+    np.testing.assert_array_equal(
+        np.concatenate([ep.dense_rewards for ep in labelled]),
+        np.concatenate(perfect_judge_rewards(labelled)),
+    )
+    assert meta["data"]["variant"] == "stitch-siblings"
+    assert {"mean_length", "stitchable_share", "failures_with_segment"} <= set(meta["data"])
+    row = Row("cql", "perfect-judge")
+    trained = offline_config(config, row, config.tuned_for(row), seed=0)
+    assert trained.reward == "composed"  # success + lambda x rating, as the COREN rows
