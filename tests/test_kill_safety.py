@@ -126,17 +126,20 @@ def test_killed_data_collect_leaves_nothing_or_everything(tmp_path: Path) -> Non
 
 
 def test_killed_label_coren_leaves_nothing_or_everything(tmp_path: Path) -> None:
+    episodes = 40
     source = tmp_path / "source"
-    collect_dataset(CollectConfig(episodes=80, seed=3)).save(source, minari=False)
+    collect_dataset(CollectConfig(episodes=episodes, seed=3)).save(source, minari=False)
 
     def check(out: Path) -> bytes:
         data = TrajectoryDataset.from_dir(out)
         assert data.info["dense_reward_source"] == "coren:CST"
         assert (out / "coren" / "report.json").is_file()
-        assert load_minari(out).total_episodes == len(data) == 80
+        assert load_minari(out).total_episodes == len(data) == episodes
         return np.concatenate([ep.dense_rewards for ep in data]).tobytes()
 
     args = ["label", "coren", "--dataset", str(source), "--judge", "embedding:hashing"]
+    # Two prompts and no judge-quality probe: the kills test the write, not the ensemble.
+    args += ["--n-prompts", "2", "--probe-states", "0"]
     seen = _exercise(
         "label",
         lambda out: [*args, "--out", out, "--epochs", "20"],
