@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.generation import generate, policy_output
@@ -30,15 +30,29 @@ from rewardgym.wrappers.self_certainty import CertaintyKind
 if TYPE_CHECKING:
     from transformers import GenerationConfig, PreTrainedModel, PreTrainedTokenizerBase
 
+KVCache = Literal["dynamic", "static"]
+"""How a generation keeps its keys and values: grown per token (``dynamic``) or allocated once (``static``)."""
+
 
 def generation_config(
-    tokenizer: PreTrainedTokenizerBase, temperature: float, top_p: float, max_new_tokens: int
+    tokenizer: PreTrainedTokenizerBase,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    *,
+    cache: KVCache = "dynamic",
 ) -> GenerationConfig:
-    """Sampling settings (greedy when ``temperature`` is 0) that stop at the tokenizer's EOS."""
+    """Sampling settings (greedy when ``temperature`` is 0) that stop at the tokenizer's EOS.
+
+    ``cache="static"`` allocates each generation's key/value cache once at its full length
+    instead of growing it token by token (measured: about 10% more completions per CPU second
+    for the quick shop model, whose decoding spends a quarter of its time concatenating).
+    """
     from transformers import GenerationConfig
 
     sample = temperature > 0
     return GenerationConfig(
+        cache_implementation="static" if cache == "static" else None,
         max_new_tokens=max_new_tokens,
         do_sample=sample,
         temperature=temperature if sample else None,
@@ -61,6 +75,7 @@ class LLMPolicy:
         sampling: SamplingConfig | None = None,
         *,
         seed: int = 0,
+        cache: KVCache = "dynamic",
     ) -> None:
         self.model = model
         self.tokenizer = tokenizer
@@ -70,7 +85,11 @@ class LLMPolicy:
         self.seed = seed
         self._calls = 0
         self._config = generation_config(
-            tokenizer, self.sampling.temperature, self.sampling.top_p, self.sampling.max_new_tokens
+            tokenizer,
+            self.sampling.temperature,
+            self.sampling.top_p,
+            self.sampling.max_new_tokens,
+            cache=cache,
         )
 
     @classmethod
@@ -81,10 +100,11 @@ class LLMPolicy:
         sampling: SamplingConfig | None = None,
         *,
         seed: int = 0,
+        cache: KVCache = "dynamic",
     ) -> LLMPolicy:
         """Load a local model directory (the default model, a checkpoint, any HF causal LM)."""
         model, tokenizer = load_model(path)
-        return cls(model, tokenizer, prompt, sampling, seed=seed)
+        return cls(model, tokenizer, prompt, sampling, seed=seed, cache=cache)
 
     def env_kwargs(self) -> dict[str, Any]:
         """``gym.make`` keyword arguments whose contexts fit this policy's prompt budget."""
@@ -152,4 +172,4 @@ class LLMPolicy:
         ]
 
 
-__all__ = ["LLMPolicy", "generation_config"]
+__all__ = ["KVCache", "LLMPolicy", "generation_config"]

@@ -157,10 +157,10 @@ class LLMSimPolicy:
         seed: int = 0,
         name: str | None = None,
     ) -> LLMSimPolicy:
-        """Load the model folder ``path`` (a shop-suite checkpoint or any HF causal LM)."""
+        """Load the model folder ``path`` (a shop-suite checkpoint or any HF causal LM), generating with a static KV cache."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
-        policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed)
+        policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed, cache="static")
         return cls(policy, name or f"llm/{Path(path).name}")
 
     def start(self, slot: int, env: ShopStoreEnv) -> None:

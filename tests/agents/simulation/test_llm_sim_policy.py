@@ -87,7 +87,7 @@ def test_greedy_visits_together_equal_visits_one_at_a_time(
         max_idle_steps=3,
         end_on_unparsed=end_on_unparsed,
     )
-    llm = LLMPolicy.from_path(tiny_model, sampling=sampling)
+    llm = LLMPolicy.from_path(tiny_model, sampling=sampling, cache="static")
     torch.manual_seed(0)
     with torch.no_grad():  # larger random weights: outputs that differ from prompt to prompt
         for weight in llm.model.parameters():
@@ -102,3 +102,6 @@ def test_greedy_visits_together_equal_visits_one_at_a_time(
     assert all(len(outputs) == 1 for outputs in together.seen.values())
     assert len({o for outputs in together.seen.values() for o in outputs}) > 1
     assert together.calls[0] == 6 and set(alone.calls) == {1}, "every open visit in one call"
+    dynamic = LLMPolicy(llm.model, llm.tokenizer, sampling=sampling)  # a cache grown per token
+    prompts = sorted(together.seen)
+    assert dynamic.complete(prompts) == [next(iter(together.seen[p])) for p in prompts]
