@@ -45,18 +45,6 @@ TINY: dict[str, tuple[list[str], str]] = {
         ],
         "| cql/perfect-judge |",
     ),
-    "embodied_variants": (
-        [
-            "--episodes",
-            "8",
-            "--train",
-            "--n-steps",
-            "4",
-            "--instructions-per-task",
-            "1",
-        ],
-        "| cql/perfect-judge |",
-    ),
     "perf_shop_data": (
         ["--sessions", "30", "--env-steps", "40", "--lookups", "50"],
         "random access",
