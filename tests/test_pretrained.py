@@ -72,7 +72,8 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     store = build_synthetic_store(
         tmp_path / "store", config=SyntheticShopperConfig(sessions=12, seed=4)
     ).path
-    prompt = PromptConfig(max_prompt_tokens=320)
+    # Short prompts and completions: every stage runs the real 135M model, so tokens are time.
+    prompt = PromptConfig(max_prompt_tokens=192)
     tokenizer = load_tokenizer(folder)
     builder = PromptBuilder(tokenizer, prompt)
     assert builder.chat  # an instruct model is prompted through its chat template
@@ -85,7 +86,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     )
 
     policy = LLMPolicy.from_path(
-        folder, prompt, SamplingConfig(temperature=0.0, max_new_tokens=24, batch_size=4)
+        folder, prompt, SamplingConfig(temperature=0.0, max_new_tokens=8, batch_size=4)
     )
     texts = policy.complete([r.prompt for r in rows[:4]])
     zero_shot = score_outputs(
@@ -102,7 +103,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
         to_dataset(sample_rows(rows, 4, 0)),
         tmp_path / "sft",
         replace(tiny.sft, batch_size=2, epochs=1.0),
-        max_length=352,
+        max_length=224,
         progress=False,
         model_kind="pretrained",
     )
@@ -115,7 +116,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
         to_dataset(rows[:4]),
         tmp_path / "grpo",
         ShopR1Reward,
-        replace(tiny.grpo, steps=2, max_completion_tokens=12, save_steps=100),
+        replace(tiny.grpo, steps=2, max_completion_tokens=8, save_steps=100),
         data=store,
         env_kwargs={"context": "latest"},
         resume=False,
@@ -124,7 +125,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     )
     assert grpo.steps == 2 and len(grpo.series("reward")) == 2
     trained = LLMPolicy.from_path(
-        grpo.path, prompt, SamplingConfig(temperature=0.0, max_new_tokens=24, batch_size=4)
+        grpo.path, prompt, SamplingConfig(temperature=0.0, max_new_tokens=8, batch_size=4)
     )
     after = trained.complete([r.prompt for r in rows[:4]])
     assert len(after) == 4
