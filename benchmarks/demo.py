@@ -1,23 +1,25 @@
-"""The main job behind ``make demo``: baseline shoppers, then both suites' quick presets."""
+"""The main job behind ``make demo``: each suite's finding at its ``demo`` preset, within 10 minutes."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 OUTPUT_KIND = "demo"
 """The kind of the demo's output directory (its ``.rewardgym-output.json`` marker)."""
 
-BASELINES_KIND = "shop-baselines"
-"""The kind of the demo's ``shop-baselines`` folder."""
+RECORDED_RESULTS = "docs/results/README.md"
+"""Where the recorded runs of the full presets are listed (command, commit, machine, tables)."""
 
 
 @dataclass(frozen=True)
 class Demo:
-    """Run the main job: baseline shoppers, then both benchmark suites at their quick presets."""
+    """Run the main job: the shop, embodied and live-store suites at their demo presets."""
 
     out: Path = Path("results")
     """Directory for every suite's results, one folder per suite (new or empty, or an earlier
@@ -31,7 +33,7 @@ class Demo:
 
 
 def run_demo(out: Path, *, overwrite: bool = False) -> None:
-    """Build the default data, score the baselines, and run ``bench shop`` and ``bench embodied`` quick.
+    """Run ``bench shop``, ``bench embodied`` and ``bench fidelity`` at their ``demo`` presets.
 
     ``out`` and each suite's folder in it are checked before the first stage: a directory of
     the user's is refused, an earlier demo output is taken again only with ``overwrite``.
@@ -39,46 +41,54 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     from rewardgym.benchmarks.embodied import OUTPUT_KIND as EMBODIED_KIND
     from rewardgym.benchmarks.embodied import run_bench_embodied
     from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
+    from rewardgym.benchmarks.fidelity import OUTPUT_KIND as FIDELITY_KIND
+    from rewardgym.benchmarks.fidelity import run_bench_fidelity
+    from rewardgym.benchmarks.fidelity_config import PRESETS as FIDELITY_PRESETS
     from rewardgym.benchmarks.shop import OUTPUT_KIND as SHOP_KIND
     from rewardgym.benchmarks.shop import run_bench_shop
-    from rewardgym.benchmarks.shop_baselines import run_shop_baselines
-    from rewardgym.runtime import atomic_output, claim_output, prepare_output
+    from rewardgym.runtime import claim_output, prepare_output
 
-    kinds = {"shop-baselines": BASELINES_KIND, "shop": SHOP_KIND, "embodied": EMBODIED_KIND}
+    kinds = {"shop": SHOP_KIND, "embodied": EMBODIED_KIND, "fidelity": FIDELITY_KIND}
     prepare_output(out, OUTPUT_KIND, overwrite=overwrite)
     for name, kind in kinds.items():
         prepare_output(out / name, kind, overwrite=overwrite)
     out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
 
-    def baselines() -> None:
-        with atomic_output(out / "shop-baselines", BASELINES_KIND, overwrite=overwrite) as tmp:
-            run_shop_baselines(tmp)
-
-    console = Console()
-    timings: dict[str, float] = {}
-    stages = [
-        ("shopping baselines on the embedded synthetic corpus", "shop-baselines", baselines),
+    stages: list[tuple[str, str, Callable[[], Any]]] = [
         (
-            "shopping LLM suite (SFT, GRPO, Shop-R1), quick preset",
+            "shopping LLM suite: the lookup, SFT and Shop-R1 rows (bench shop --preset demo)",
             "shop",
-            lambda: run_bench_shop("quick", out / "shop", overwrite=overwrite),
+            lambda: run_bench_shop("demo", out / "shop", overwrite=overwrite),
         ),
         (
-            "embodied suite (COREN x CQL / IQL / BC), quick preset",
+            "embodied suite: reference rows and COREN (bench embodied --preset demo)",
             "embodied",
             lambda: run_bench_embodied(
-                EMBODIED_PRESETS["quick"], out=out / "embodied", overwrite=overwrite
+                EMBODIED_PRESETS["demo"], out=out / "embodied", overwrite=overwrite
+            ),
+        ),
+        (
+            "live store: A/B tests of store changes (bench fidelity --preset demo)",
+            "fidelity",
+            lambda: run_bench_fidelity(
+                FIDELITY_PRESETS["demo"], out / "fidelity", overwrite=overwrite
             ),
         ),
     ]
+    console = Console()
+    timings: dict[str, float] = {}
     for title, name, stage in stages:
-        console.rule(f"rewardgym demo: {title}")
+        console.print(f"\n== rewardgym demo: {title} ==")
         start = time.perf_counter()
         stage()
         timings[name] = time.perf_counter() - start
-    console.rule("rewardgym demo: done")
+    console.print("\n== rewardgym demo: done ==")
     for name, seconds in timings.items():
-        console.print(f"{name:>16}: {seconds / 60:5.1f} min  ->  {out / name}/")
+        console.print(f"{name:>10}: {seconds / 60:5.1f} min  ->  {out / name}/results.md")
+    console.print(
+        f"These are demo-sized runs. The recorded runs of the full presets (command, commit, "
+        f"machine, wall time, tables): {RECORDED_RESULTS}"
+    )
 
 
-__all__ = ["BASELINES_KIND", "OUTPUT_KIND", "Demo", "run_demo"]
+__all__ = ["OUTPUT_KIND", "RECORDED_RESULTS", "Demo", "run_demo"]

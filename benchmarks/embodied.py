@@ -346,8 +346,10 @@ class BenchEmbodied:
     """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
-    preset: Literal["quick", "paper"] = "quick"
-    """Named defaults for every option below: quick (<= 15 min on 2 cores) or paper."""
+    preset: Literal["demo", "quick", "paper"] = "demo"
+    """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
+    CQL on a small data set, a few minutes on 2 CPU cores), quick (every reference row and COREN
+    scheme, 3 seeds) or paper (COREN's data size)."""
     out: Path = Path("results/embodied")
     """Directory for results.json / .csv / .md and plots (tune.json with --mode tune): new or
     empty, or an earlier bench embodied output with --overwrite."""

@@ -260,6 +260,17 @@ class EmbodiedBenchConfig:
 
 
 PRESETS: dict[str, EmbodiedBenchConfig] = {
+    "demo": EmbodiedBenchConfig(
+        name="demo",
+        collect=variant_config(SUITE_VARIANT, episodes=600),
+        quality_judges=("embedding",),
+        quality_states=100,
+        quality_episodes=20,
+        rows=("filtered-bc/none", "cql/sparse", "cql/perfect-judge", "cql/coren"),
+        seeds=(0,),
+        evaluation=EvalConfig(splits=("fine", "abstract"), instructions_per_task=2),
+        latency_steps=20,
+    ),
     "quick": EmbodiedBenchConfig(),
     "paper": EmbodiedBenchConfig(
         name="paper",
@@ -269,7 +280,9 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
         judge_policy_instructions=5,
     ),
 }
-"""``quick``: fits 15 minutes on 2 CPU cores; ``paper``: COREN's data size and test set."""
+"""``demo``: the reference rows and COREN on a small data set for ``make demo`` (one seed, two
+held-out splits); ``quick``: the reference rows and every COREN scheme on 2 CPU cores;
+``paper``: COREN's data size and test set."""
 
 
 __all__ = [

@@ -194,8 +194,10 @@ class BenchFidelity:
     config: Annotated[FidelityBenchConfig, tyro.conf.arg(name="")] = field(
         default_factory=FidelityBenchConfig
     )
-    preset: PresetName = "quick"
-    """Named defaults for every option below: tiny (tests), quick (2 CPU cores, <= 15 min), paper (GPU)."""
+    preset: PresetName = "demo"
+    """Named defaults for every option below: demo (the ground truth, its noise floor and the
+    baselines on every store change; about a minute on 2 CPU cores), tiny (tests), quick (with
+    the learned simulators; see docs/live_store.md for its measured time), paper (GPU)."""
     out: Path = Path("results/fidelity")
     """Output directory (new or empty, or an earlier bench fidelity output with --overwrite)."""
     overwrite: bool = False

@@ -1,8 +1,10 @@
 """Settings of ``rewardgym bench fidelity``: the suite's config and its presets.
 
-``tiny`` is for tests, ``quick`` for 2 CPU cores (within 15 minutes: the shop suite's quick
-preset with a smaller default model), ``paper`` for a GPU (more visits, the shop suite's own
-quick models).
+``demo`` runs the ground truth, its noise floor and the baselines on every store change (no
+learned simulator; about a minute on 2 CPU cores), ``tiny`` is for tests, ``quick`` adds the
+learned simulators trained by the shop suite's quick preset with a smaller default model (its
+learned rows dominate its time: see ``docs/live_store.md`` for the measured visit rates),
+``paper`` is for a GPU (more visits, the shop suite's own quick models).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rewardgym.benchmarks.shop_config import BenchConfig
 from rewardgym.benchmarks.shop_config import preset as shop_preset
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
 
-PresetName = Literal["tiny", "quick", "paper"]
+PresetName = Literal["demo", "tiny", "quick", "paper"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,13 @@ def _quick_shop() -> BenchConfig:
 
 
 PRESETS: dict[str, FidelityBenchConfig] = {
+    "demo": FidelityBenchConfig(
+        name="demo",
+        visits=300,
+        llm_visits=2,
+        shop_rows=(),
+        live_grpo=False,
+    ),
     "tiny": FidelityBenchConfig(
         name="tiny",
         visits=24,
@@ -159,7 +168,7 @@ PRESETS: dict[str, FidelityBenchConfig] = {
 
 
 def preset(name: str) -> FidelityBenchConfig:
-    """The named preset (``tiny``, ``quick`` or ``paper``)."""
+    """The named preset (``demo``, ``tiny``, ``quick`` or ``paper``)."""
     if name not in PRESETS:
         raise ValueError(f"unknown bench fidelity preset {name!r}; choose one of {tuple(PRESETS)}")
     return PRESETS[name]

@@ -1,6 +1,7 @@
 """Settings of ``rewardgym bench shop``: the suite's config and its presets.
 
-``tiny`` is for tests, ``quick`` for 2 CPU cores (within 15 minutes), ``smol`` runs SFT + GRPO
+``demo`` runs the lookup, SFT and Shop-R1 rows for ``make demo``, ``tiny`` is a smoke test of the
+plumbing, ``quick`` for 2 CPU cores (about 8 minutes alone), ``smol`` runs SFT + GRPO
 on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with Shop-R1's
 hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
 validation split (carved from the training sessions), never on test: see ``docs/llm_agents.md``
@@ -25,7 +26,7 @@ from rewardgym.agents.llm.config import (
     SFTRunConfig,
 )
 
-PresetName = Literal["tiny", "quick", "smol", "paper"]
+PresetName = Literal["demo", "tiny", "quick", "smol", "paper"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class BenchConfig:
     """Score the baselines (frequency, random, always-terminate, first-element) as rows."""
     bootstrap_samples: int = 2000
     """Bootstrap resamples of the test sessions behind every 95% interval."""
+    rows: Annotated[tuple[str, ...] | None, tyro.conf.Suppress] = None
+    """The rows this preset runs when --only is not given (None: every row)."""
     smoke_test: Annotated[bool, tyro.conf.Suppress] = False
     """A preset that only checks the plumbing (its models train for seconds): the report marks
     its model rows as a smoke test, not a result."""
@@ -111,7 +114,6 @@ class BenchConfig:
                 f"BenchConfig.bootstrap_samples={self.bootstrap_samples}, seeds={self.seeds}: "
                 "use at least 1 resample and 1 seed"
             )
-
 
 
 def _quick() -> BenchConfig:
@@ -157,6 +159,39 @@ def _quick() -> BenchConfig:
         eval_seeds=(0,),
         temperature_candidates=(0.2, 0.6),
         temperatures=(0.6, 1.0),
+    )
+
+
+def _demo() -> BenchConfig:
+    """The rows that carry the suite's finding at a size for ``make demo`` (about 4 minutes).
+
+    The lookup baseline, SFT and Shop-R1 on the width-128 model of ``bench fidelity``'s shop
+    run: one seed, the quick preset's prompt, SFT and GRPO settings, 40 test sessions.
+    """
+    quick = _quick()
+    return dataclasses.replace(
+        quick,
+        name="demo",
+        default_model=ModelConfig(
+            vocab_size=2048,
+            hidden_size=128,
+            num_layers=4,
+            num_heads=4,
+            num_kv_heads=2,
+            intermediate_size=384,
+            max_positions=1024,
+            tokenizer_sessions=200,
+        ),
+        validation_sessions=16,
+        eval_sessions=40,
+        ablation_eval_sessions=None,
+        seeds=(0,),
+        ablation_seeds=None,
+        split_test_across_seeds=False,
+        temperature_candidates=(0.6,),
+        temperatures=(),
+        bootstrap_samples=1000,
+        rows=("baseline/frequency", "baseline/random", "sft", "shop-r1"),
     )
 
 
@@ -253,12 +288,14 @@ def _paper() -> BenchConfig:
 
 
 PRESETS: dict[str, BenchConfig] = {
+    "demo": _demo(),
     "tiny": _tiny(),
     "quick": _quick(),
     "smol": _smol(),
     "paper": _paper(),
 }
-"""The suite's named configs: ``tiny`` (tests), ``quick`` (<= 15 min on 2 CPU cores), ``smol``
+"""The suite's named configs: ``demo`` (the main rows for ``make demo``), ``tiny`` (tests),
+``quick`` (2 CPU cores), ``smol``
 (SmolLM2-135M-Instruct, GPU), ``paper`` (Shop-R1's hyperparameters, GPU)."""
 
 

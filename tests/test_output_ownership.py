@@ -87,9 +87,7 @@ WRITERS = {
         "simulate-ab",
         ("rewardgym.agents.simulation.experiment", "run_ab"),
     ),
-    "demo": Writer(
-        ("demo",), _none, "demo", ("rewardgym.benchmarks.shop_baselines", "run_shop_baselines")
-    ),
+    "demo": Writer(("demo",), _none, "demo", ("rewardgym.benchmarks.shop", "Suite")),
 }
 
 
