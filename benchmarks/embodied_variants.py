@@ -115,7 +115,7 @@ def validation_rows(config: EmbodiedVariantsConfig, root: Path) -> list[dict[str
     if "oracle" in rewards:
         datasets["oracle"] = root / "oracle"
         label_oracle(train, datasets["oracle"], bench.training.gamma)
-    out = []
+    out: list[dict[str, Any]] = []
     for name in config.rows:
         row = Row.parse(name)
         if row.reward not in datasets:
