@@ -212,6 +212,7 @@ def run_grpo(
         disable_tqdm=True,
         use_vllm=use_vllm,
         bf16=config.bf16 and bf16_available(),
+        activation_checkpointing=config.checkpointing(model_kind),
         model_init_kwargs={"dtype": "float32"},
     )
     funcs: list[Any] = reward.term_functions() if config.advantages == "per-term" else [reward]

@@ -21,6 +21,7 @@ from rewardgym.agents.llm.model import bf16_available, load_model, offline, save
 
 if TYPE_CHECKING:
     from datasets import Dataset
+    from trl import SFTConfig
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,48 @@ class SFTResult:
         return self.losses[-1] if self.losses else float("nan")
 
 
+def sft_args(
+    config: SFTRunConfig,
+    output_dir: str | os.PathLike[str],
+    *,
+    max_length: int = 1024,
+    model_kind: ModelKind = "scratch",
+) -> SFTConfig:
+    """TRL's ``SFTConfig`` for ``config`` and a model of ``model_kind`` (the one place it is built).
+
+    Gradient checkpointing follows :meth:`SFTRunConfig.checkpointing` (TRL turns it on by
+    default; the default model trains faster without it and has the memory to spare).
+    """
+    import torch
+    from trl import SFTConfig
+
+    return SFTConfig(
+        output_dir=str(output_dir),
+        num_train_epochs=config.epochs,
+        learning_rate=config.rate(model_kind),
+        per_device_train_batch_size=config.batch_size,
+        # transformers 5 reads a warmup_steps below 1 as a ratio of the training steps (it has no
+        # warmup_ratio any more); pyproject pins transformers>=5 for that reason.
+        warmup_steps=config.warmup_ratio,
+        lr_scheduler_type="cosine",
+        max_length=max_length,
+        completion_only_loss=True,
+        packing=False,
+        activation_checkpointing=config.checkpointing(model_kind),
+        train_sampling_strategy="group_by_length" if config.group_by_length else "random",
+        save_strategy="no",
+        logging_steps=config.logging_steps,
+        logging_first_step=True,
+        bf16=config.bf16 and bf16_available(),
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=not torch.cuda.is_available(),
+        disable_tqdm=True,
+        dataloader_num_workers=0,
+    )
+
+
 def train_sft(
     model_path: str | os.PathLike[str],
     dataset: Dataset,
@@ -62,8 +105,7 @@ def train_sft(
     """
     import time
 
-    import torch
-    from trl import SFTConfig, SFTTrainer
+    from trl import SFTTrainer
 
     from rewardgym.agents.llm.callbacks import CompactProgress, LossGuard, quiet
 
@@ -72,29 +114,7 @@ def train_sft(
     model, tokenizer = load_model(model_path)
     tokenizer.padding_side = "right"
     out = Path(out)
-    args = SFTConfig(
-        output_dir=str(out / "trainer"),
-        num_train_epochs=config.epochs,
-        learning_rate=config.rate(model_kind),
-        per_device_train_batch_size=config.batch_size,
-        # transformers 5 reads a warmup_steps below 1 as a ratio of the training steps (it has no
-        # warmup_ratio any more); pyproject pins transformers>=5 for that reason.
-        warmup_steps=config.warmup_ratio,
-        lr_scheduler_type="cosine",
-        max_length=max_length,
-        completion_only_loss=True,
-        packing=False,
-        save_strategy="no",
-        logging_steps=config.logging_steps,
-        logging_first_step=True,
-        bf16=config.bf16 and bf16_available(),
-        report_to="none",
-        seed=config.seed,
-        data_seed=config.seed,
-        use_cpu=not torch.cuda.is_available(),
-        disable_tqdm=True,
-        dataloader_num_workers=0,
-    )
+    args = sft_args(config, out / "trainer", max_length=max_length, model_kind=model_kind)
     trainer = SFTTrainer(
         model=model,
         args=args,
@@ -137,4 +157,4 @@ def completion_loss(
     return total / max(count, 1)
 
 
-__all__ = ["SFTResult", "completion_loss", "train_sft"]
+__all__ = ["SFTResult", "completion_loss", "sft_args", "train_sft"]

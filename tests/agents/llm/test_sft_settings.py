@@ -1,0 +1,44 @@
+"""The trainer settings SFT and GRPO get per model kind: gradient checkpointing, bf16, batching."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rewardgym.agents.llm.config import GRPORunConfig, ModelKind, SFTRunConfig
+from rewardgym.agents.llm.model import bf16_available
+from rewardgym.agents.llm.sft import sft_args
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("scratch", False), ("pretrained", True)])
+def test_sft_checkpoints_only_a_pretrained_model_by_default(
+    tmp_path: Path, kind: ModelKind, expected: bool
+) -> None:
+    args = sft_args(SFTRunConfig(), tmp_path, model_kind=kind)
+    assert args.activation_checkpointing is expected
+    assert args.gradient_checkpointing is expected  # the alias TRL and transformers read
+
+
+def test_sft_checkpointing_can_be_set_either_way(tmp_path: Path) -> None:
+    on = sft_args(SFTRunConfig(gradient_checkpointing=True), tmp_path, model_kind="scratch")
+    off = sft_args(SFTRunConfig(gradient_checkpointing=False), tmp_path, model_kind="pretrained")
+    assert on.activation_checkpointing is True
+    assert off.activation_checkpointing is False
+
+
+def test_sft_args_carry_bf16_and_length_grouping(tmp_path: Path) -> None:
+    fp32 = sft_args(SFTRunConfig(bf16=False), tmp_path)
+    grouped = sft_args(SFTRunConfig(bf16=True, group_by_length=True), tmp_path)
+    assert fp32.bf16 is False
+    assert grouped.bf16 is bf16_available()
+    assert fp32.train_sampling_strategy == "random"
+    assert grouped.train_sampling_strategy == "group_by_length"
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("scratch", False), ("pretrained", True)])
+def test_grpo_checkpoints_only_a_pretrained_model_by_default(
+    kind: ModelKind, expected: bool
+) -> None:
+    assert GRPORunConfig().checkpointing(kind) is expected
+    assert GRPORunConfig(gradient_checkpointing=not expected).checkpointing(kind) is not expected
