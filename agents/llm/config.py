@@ -108,6 +108,10 @@ class SFTRunConfig:
     """Recompute activations in the backward pass instead of keeping them (less memory, about a
     third more compute; the gradients are the same). None: off for the default model, whose
     activations are small, on for a pretrained model (TRL's default)."""
+    label_positions_only: bool = True
+    """Project only the positions that carry a label (the completion) through the LM head, as
+    TRL does on CUDA and XPU; elsewhere TRL scores every position, prompt and padding included.
+    The loss and its gradients are the same; on a CPU the head is most of an SFT step."""
     group_by_length: bool = False
     """Batch examples of similar length together (transformers' ``group_by_length`` sampler) so
     that less of each batch is padding; changes which examples share a step."""

@@ -12,6 +12,8 @@ model is saved with ``save_pretrained`` so that GRPO can rebuild it as its refer
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,6 +90,29 @@ def sft_args(
     )
 
 
+@contextmanager
+def label_positions_only() -> Iterator[None]:
+    """Make TRL's fused LM head score only the positions that carry a label, on every device.
+
+    TRL 1.16 (``trl.trainer.utils.add_fused_lm_head``) keeps only the label positions where Triton
+    runs (CUDA, XPU) and scores every position elsewhere, so that Neuron compiles one shape; on a
+    CPU most positions are prompt and padding. Same per-token log-probabilities, so the same loss
+    (tests/agents/llm/test_sft_settings.py); 2x the examples per second on the quick model. A TRL
+    without that switch is left as it is.
+    """
+    from trl.trainer import utils
+
+    original = getattr(utils, "_use_triton", None)
+    if original is None:
+        yield
+        return
+    utils._use_triton = lambda device: True  # only chooses compact scoring, not the kernel
+    try:
+        yield
+    finally:
+        utils._use_triton = original
+
+
 def train_sft(
     model_path: str | os.PathLike[str],
     dataset: Dataset,
@@ -124,7 +149,8 @@ def train_sft(
     )
     quiet(trainer, CompactProgress(run, ("loss",), enabled=progress))
     start = time.perf_counter()
-    trainer.train()
+    with label_positions_only() if config.label_positions_only else nullcontext():
+        trainer.train()
     seconds = time.perf_counter() - start
     tokenizer.padding_side = "left"
     trained: Any = trainer.model
@@ -157,4 +183,4 @@ def completion_loss(
     return total / max(count, 1)
 
 
-__all__ = ["SFTResult", "completion_loss", "sft_args", "train_sft"]
+__all__ = ["SFTResult", "completion_loss", "label_positions_only", "sft_args", "train_sft"]

@@ -50,6 +50,10 @@ TINY: dict[str, tuple[list[str], str]] = {
         "random access",
     ),
     "perf_shop_r1_reward": (["--pairs", "200", "--repeats", "1", "--profile-rows", "2"], "(c)"),
+    "perf_sft_throughput": (
+        ["--examples", "16", "--rounds", "1", "--sessions", "20"],
+        "ratio new/old",
+    ),
     "judge_quality": (
         ["--judges", "embedding:hashing", "--episodes", "2", "--states", "6"],
         "expert next +2",

@@ -1,14 +1,17 @@
-"""The trainer settings SFT and GRPO get per model kind: gradient checkpointing, bf16, batching."""
+"""The trainer settings SFT and GRPO get per model kind (checkpointing, bf16, batching, LM head)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rewardgym.agents.llm.config import GRPORunConfig, ModelKind, SFTRunConfig
+from rewardgym.agents.llm.dataset import sample_rows, to_dataset
 from rewardgym.agents.llm.model import bf16_available
-from rewardgym.agents.llm.sft import sft_args
+from rewardgym.agents.llm.sft import label_positions_only, sft_args, train_sft
 
 
 @pytest.mark.parametrize(("kind", "expected"), [("scratch", False), ("pretrained", True)])
@@ -42,3 +45,34 @@ def test_grpo_checkpoints_only_a_pretrained_model_by_default(
 ) -> None:
     assert GRPORunConfig().checkpointing(kind) is expected
     assert GRPORunConfig(gradient_checkpointing=not expected).checkpointing(kind) is not expected
+
+
+def test_label_positions_only_switches_trl_to_compact_scoring_and_back() -> None:
+    import torch
+    from trl.trainer import utils
+
+    original = utils._use_triton
+    assert utils._use_triton(torch.device("cpu")) is False  # TRL scores every CPU position
+    with label_positions_only():
+        assert utils._use_triton(torch.device("cpu")) is True
+    assert utils._use_triton is original
+
+
+def test_label_positions_only_trains_to_the_same_losses(
+    tiny_model: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    rows = to_dataset(sample_rows(tiny_rows, 16, 0))
+    config = replace(tiny_config.sft, batch_size=4, logging_steps=1, max_examples=None)
+    results = [
+        train_sft(
+            tiny_model,
+            rows,
+            tmp_path / str(compact),
+            replace(config, label_positions_only=compact, bf16=False),
+            max_length=256,
+            progress=False,
+        )
+        for compact in (False, True)
+    ]
+    assert len(results[0].losses) == 4
+    np.testing.assert_allclose(results[1].losses, results[0].losses, rtol=1e-4)
