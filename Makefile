@@ -34,8 +34,11 @@ typecheck: $(STAMP)
 		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status
 
+# Two xdist workers, each test file on one (its module fixtures are built once; tests/conftest.py);
+# `make test WORKERS=0` runs in one process. The 15 slowest tests are listed at the end.
+WORKERS ?= 2
 test: $(STAMP) lint typecheck
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(WORKERS) --dist loadfile --durations=15
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,4 +1,9 @@
-"""Test-wide set-up: a private cache root, so tests never read or write the user's cache."""
+"""Test-wide set-up: a private cache root, and one torch thread per ``pytest -n`` worker.
+
+``make test`` runs the suite on two xdist workers with ``--dist loadfile`` (a file's tests, and
+so its module-scoped fixtures, stay on one worker); each worker uses one torch thread, so two
+workers do not fight over two cores.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,9 @@ import os
 from collections.abc import Iterator
 
 import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by torch when it is first imported
 
 
 @pytest.fixture(scope="session", autouse=True)
