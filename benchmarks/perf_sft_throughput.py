@@ -139,7 +139,7 @@ def main() -> None:
         f"rounds ({time.perf_counter() - start:.0f} s in all):"
     )
     for arm, r in report.items():
-        print(f"  {arm:9s} {r['examples_per_s']:.2f} examples/s ({r['seconds']:.1f} s)")
+        print(f"  {arm:11s} {r['examples_per_s']:.2f} examples/s ({r['seconds']:.1f} s)")
     if "old" in report and "new" in report and report["old"]["examples_per_s"]:
         ratio = report["new"]["examples_per_s"] / report["old"]["examples_per_s"]
         print(f"  ratio new/old {ratio:.2f}x")
