@@ -267,6 +267,14 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
         quality_states=100,
         quality_episodes=20,
         rows=("filtered-bc/none", "cql/sparse", "cql/perfect-judge", "cql/coren"),
+        tuned=(Tuned("cql", "perfect-judge", learning_rate=1e-3),),
+        tuned_source=(
+            "validation SR (stitch-siblings, 2,000 episodes, seeds 0-1, 150 validation episodes; "
+            "python -m rewardgym.benchmarks.embodied_variants --episodes 2000 --train --seeds 0 1 "
+            "[--learning-rate 1e-3]): cql/perfect-judge at lr 1e-3 (28.0 vs 8.7 at 3e-4); "
+            "cql/sparse (5.3 vs 2.0) and filtered-bc (20.0 vs 15.3) at 3e-4; cql/coren not "
+            "swept, library defaults"
+        ),
         seeds=(0,),
         evaluation=EvalConfig(splits=("fine", "abstract"), instructions_per_task=2),
         latency_steps=20,

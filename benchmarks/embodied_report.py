@@ -139,11 +139,22 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     return out
 
 
-def oracle_vs_sparse(rows: Sequence[Mapping[str, Any]], split: str = "fine") -> dict[str, Any]:
-    """CQL on the oracle reward against sparse CQL and BC on one split: the setting's check."""
+REFERENCES: tuple[str, ...] = ("oracle", "perfect-judge")
+"""The dense references a COREN row is placed against: potential shaping and the perfect judge."""
+
+
+def oracle_vs_sparse(
+    rows: Sequence[Mapping[str, Any]], split: str = "fine", reference: str = "oracle"
+) -> dict[str, Any]:
+    """CQL on a reference dense reward against sparse CQL and BC on one split: the setting's check.
+
+    ``reference`` is ``oracle`` (potential shaping) or ``perfect-judge`` (the simulator rating
+    every step on COREN's scale); the keys keep the ``oracle_`` names either way, and
+    ``reference`` says which it was.
+    """
     by = {(r["algorithm"], r["reward"]): r for r in rows if r["split"] == split}
     oracle, sparse, bc = (
-        by.get(("cql", "oracle")),
+        by.get(("cql", reference)),
         by.get(("cql", "sparse")),
         by.get(("bc", "none")),
     )
@@ -151,6 +162,7 @@ def oracle_vs_sparse(rows: Sequence[Mapping[str, Any]], split: str = "fine") -> 
         return {}
     out: dict[str, Any] = {
         "split": split,
+        "reference": reference,
         "oracle_sr": oracle["sr"],
         "sparse_sr": sparse["sr"],
         "oracle_minus_sparse": oracle["sr"] - sparse["sr"],
@@ -163,10 +175,10 @@ def oracle_vs_sparse(rows: Sequence[Mapping[str, Any]], split: str = "fine") -> 
     coren = {
         r["reward"]: (r["sr"] - sparse["sr"]) / span if span else float("nan")
         for (alg, _), r in by.items()
-        if alg == "cql" and r["reward"] not in ("sparse", "oracle")
+        if alg == "cql" and r["reward"] not in ("sparse", *REFERENCES)
     }
     out["coren_position"] = coren
-    """Where each COREN scheme lands between sparse (0) and oracle (1) CQL."""
+    """Where each COREN scheme lands between sparse (0) and the reference (1) CQL."""
     return out
 
 
@@ -189,8 +201,8 @@ def _split_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> st
 
 CONSTANT = "n/a (one class or equal returns)"
 """What an undefined correlation says: held-out episodes all succeed, all fail or tie."""
-TIED = "n/a (oracle SR = sparse SR)"
-"""What an undefined position between sparse and oracle CQL says."""
+TIED = "n/a (reference SR = sparse SR)"
+"""What an undefined position between sparse and reference CQL says."""
 
 
 def render_markdown(payload: Mapping[str, Any]) -> str:
@@ -221,22 +233,34 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             "these rows check the plumbing, not the methods.",
             "",
         ]
-    parts += [
-        "### Default layout",
-        "",
-        _split_table(rows, ("fine", "abstract")),
-        "",
-        "### Shifted layout (cross-domain)",
-        "",
-        _split_table(rows, ("shifted-fine", "shifted-abstract")),
-    ]
-    check = oracle_vs_sparse(rows)
-    if check:
-        parts += ["", "### Does a good dense reward matter here? (CQL, held-out fine)", ""]
-        line = {k: v for k, v in check.items() if k != "coren_position"}
+    played = {r["split"] for r in rows}
+    for title, splits in (
+        ("Default layout", ("fine", "abstract")),
+        ("Shifted layout (cross-domain)", ("shifted-fine", "shifted-abstract")),
+    ):
+        shown = tuple(split for split in splits if split in played)
+        if shown:
+            parts += [f"### {title}", "", _split_table(rows, shown), ""]
+    if parts[-1] == "":
+        parts.pop()
+    for reference in REFERENCES:
+        check = oracle_vs_sparse(rows, reference=reference)
+        if not check:
+            continue
+        parts += [
+            "",
+            f"### Does a good dense reward matter here? (CQL, {reference} vs sparse, held-out fine)",
+            "",
+        ]
+        name = reference.replace("-", "_")
+        line = {
+            k.replace("oracle", name): v
+            for k, v in check.items()
+            if k not in ("coren_position", "reference")
+        }
         parts.append(markdown_table([line], list(line), digits=1))
         if check["coren_position"]:
-            parts += ["", "COREN schemes between sparse (0) and oracle (1):", ""]
+            parts += ["", f"COREN schemes between sparse (0) and {reference} (1):", ""]
             table = [{"reward": k, "position": v} for k, v in check["coren_position"].items()]
             parts.append(
                 markdown_table(
@@ -394,6 +418,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     root.mkdir(parents=True, exist_ok=True)
     meta = payload["meta"]
     meta["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
+    meta["perfect_judge_vs_sparse"] = oracle_vs_sparse(payload["rows"], reference="perfect-judge")
     meta.setdefault("suite", "embodied")
     meta.setdefault("preset", payload["config"]["name"])
     meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
@@ -420,6 +445,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
 
 
 __all__ = [
+    "REFERENCES",
     "aggregate",
     "judge_baseline",
     "learned_nothing",

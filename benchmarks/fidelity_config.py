@@ -138,7 +138,7 @@ def _quick_shop() -> BenchConfig:
 PRESETS: dict[str, FidelityBenchConfig] = {
     "demo": FidelityBenchConfig(
         name="demo",
-        visits=300,
+        visits=800,
         llm_visits=2,
         shop_rows=(),
         live_grpo=False,

@@ -163,25 +163,14 @@ def _quick() -> BenchConfig:
 
 
 def _demo() -> BenchConfig:
-    """The rows that carry the suite's finding at a size for ``make demo`` (about 4 minutes).
+    """The rows that carry the suite's finding at a size for ``make demo``.
 
-    The lookup baseline, SFT and Shop-R1 on the width-128 model of ``bench fidelity``'s shop
-    run: one seed, the quick preset's prompt, SFT and GRPO settings, 40 test sessions.
+    The lookup baseline, SFT and Shop-R1 on the quick preset's model, prompt, SFT and GRPO
+    settings: one seed, 40 test sessions, no ablations.
     """
-    quick = _quick()
     return dataclasses.replace(
-        quick,
+        _quick(),
         name="demo",
-        default_model=ModelConfig(
-            vocab_size=2048,
-            hidden_size=128,
-            num_layers=4,
-            num_heads=4,
-            num_kv_heads=2,
-            intermediate_size=384,
-            max_positions=1024,
-            tokenizer_sessions=200,
-        ),
         validation_sessions=16,
         eval_sessions=40,
         ablation_eval_sessions=None,

@@ -50,6 +50,6 @@ def test_undefined_correlations_and_positions_say_why() -> None:
     }
     text = render_markdown(payload)
     assert "nan" not in text.lower().replace("n/a", "")
-    assert "n/a (oracle SR = sparse SR)" in text
+    assert "n/a (reference SR = sparse SR)" in text
     assert text.count("n/a (one class or equal returns)") == 2
     assert "n/a (labelling judge only)" in text and "n/a (none rated)" in text

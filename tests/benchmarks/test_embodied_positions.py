@@ -1,0 +1,55 @@
+"""Where each COREN row lands between sparse CQL (0) and a reference dense reward (1) (issue 22.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rewardgym.benchmarks.embodied_report import oracle_vs_sparse, render_markdown
+
+
+def _row(algorithm: str, reward: str, sr: float, split: str = "fine") -> dict[str, Any]:
+    return {
+        "algorithm": algorithm,
+        "reward": reward,
+        "split": split,
+        "sr": sr,
+        "sr_ci": (sr - 5.0, sr + 5.0),
+        "cgc": sr,
+        "plan": sr,
+    }
+
+
+ROWS = [
+    _row("cql", "sparse", 10.0),
+    _row("cql", "oracle", 20.0),
+    _row("cql", "perfect-judge", 50.0),
+    _row("cql", "CST", 30.0),
+    _row("bc", "none", 40.0),
+    _row("cql", "CST", 99.0, split="abstract"),  # another split is never read
+]
+
+
+def test_coren_rows_are_placed_between_sparse_and_each_reference() -> None:
+    oracle = oracle_vs_sparse(ROWS)
+    judge = oracle_vs_sparse(ROWS, reference="perfect-judge")
+    assert oracle["reference"] == "oracle" and judge["reference"] == "perfect-judge"
+    assert oracle["coren_position"] == {"CST": pytest.approx(2.0)}  # (30 - 10) / (20 - 10)
+    assert judge["coren_position"] == {"CST": pytest.approx(0.5)}  # (30 - 10) / (50 - 10)
+    assert judge["oracle_minus_sparse"] == 40.0 and judge["oracle_minus_bc"] == 10.0
+    assert judge["intervals_overlap"] is False and oracle["intervals_overlap"] is True
+
+
+def test_the_report_names_each_reference_and_skips_what_was_not_run() -> None:
+    payload = {
+        "rows": [r for r in ROWS if r["reward"] != "oracle"],
+        "meta": {"timings_seconds": {"total": 1.0}},
+        "config": {"name": "t", "seeds": [0], "training": {"n_steps": 10}, "judge": "embedding"},
+        "data": {"episodes": 4, "success_rate": 25.0, "mean_expert_steps": 9.0},
+    }
+    text = render_markdown(payload)
+    assert "COREN schemes between sparse (0) and perfect-judge (1)" in text
+    assert "perfect_judge_minus_sparse" in text and "between sparse (0) and oracle" not in text
+    assert "Shifted layout" not in text  # no shifted split was played
+    assert oracle_vs_sparse(payload["rows"]) == {}
