@@ -20,7 +20,7 @@ $(STAMP): $(PY) pyproject.toml constraints.txt
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/rewardgym demo
+	$(VENV)/bin/rewardgym demo --overwrite
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
