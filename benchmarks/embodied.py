@@ -348,7 +348,7 @@ class BenchEmbodied:
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
     preset: Literal["demo", "quick", "paper"] = "demo"
     """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
-    CQL on a small data set, a few minutes on 2 CPU cores), quick (every reference row and COREN
+    CQL on a small data set; recorded in docs/results/embodied-demo.md), quick (every reference row and COREN
     scheme, 3 seeds) or paper (COREN's data size)."""
     out: Path = Path("results/embodied")
     """Directory for results.json / .csv / .md and plots (tune.json with --mode tune): new or

@@ -196,7 +196,7 @@ class BenchFidelity:
     )
     preset: PresetName = "demo"
     """Named defaults for every option below: demo (the ground truth, its noise floor and the
-    baselines on every store change; about a minute on 2 CPU cores), tiny (tests), quick (with
+    baselines on every store change; recorded in docs/results/fidelity-demo.md), tiny (tests), quick (with
     the learned simulators; see docs/live_store.md for its measured time), paper (GPU)."""
     out: Path = Path("results/fidelity")
     """Output directory (new or empty, or an earlier bench fidelity output with --overwrite)."""

@@ -1,7 +1,7 @@
 """Settings of ``rewardgym bench fidelity``: the suite's config and its presets.
 
 ``demo`` runs the ground truth, its noise floor and the baselines on every store change (no
-learned simulator; about a minute on 2 CPU cores), ``tiny`` is for tests, ``quick`` adds the
+learned simulator; its recorded run: ``docs/results/fidelity-demo.md``), ``tiny`` is for tests, ``quick`` adds the
 learned simulators trained by the shop suite's quick preset with a smaller default model (its
 learned rows dominate its time: see ``docs/live_store.md`` for the measured visit rates),
 ``paper`` is for a GPU (more visits, the shop suite's own quick models).
@@ -111,7 +111,7 @@ def _check_names(option: str, given: tuple[str, ...], choices: tuple[str, ...]) 
 
 
 def _quick_shop() -> BenchConfig:
-    """The shop suite's quick preset at a size whose SFT, GRPO and store visits fit the 15-minute budget.
+    """The shop suite's quick preset with a smaller model, so that SFT, GRPO and store visits take less time.
 
     Its default model (hidden 256) takes 13 minutes of SFT alone on 2 cores; this one is the
     width-128 model of the suite's earlier quick preset, with half the SFT examples.

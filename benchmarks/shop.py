@@ -436,8 +436,8 @@ class BenchShop:
 
     config: Annotated[BenchConfig, tyro.conf.arg(name="")]
     preset: PresetName = "demo"
-    """Named defaults for every option below: demo (the lookup, SFT and Shop-R1 rows, about 4
-    minutes on 2 CPU cores), tiny (a smoke test of the plumbing), quick (every main row and the
+    """Named defaults for every option below: demo (the lookup, SFT and Shop-R1 rows; recorded run
+    and its time in docs/results/shop-demo.md), tiny (a smoke test of the plumbing), quick (every main row and the
     ablations, 2 CPU cores), smol (SmolLM2-135M-Instruct, GPU), paper (GPU)."""
     out: Path = Path("results/shop")
     """Directory for results.json / .csv / .md, plots and the trained models (new or empty, or an

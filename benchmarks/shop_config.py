@@ -1,7 +1,7 @@
 """Settings of ``rewardgym bench shop``: the suite's config and its presets.
 
 ``demo`` runs the lookup, SFT and Shop-R1 rows for ``make demo``, ``tiny`` is a smoke test of the
-plumbing, ``quick`` for 2 CPU cores (about 8 minutes alone), ``smol`` runs SFT + GRPO
+plumbing, ``quick`` for 2 CPU cores, ``smol`` runs SFT + GRPO
 on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with Shop-R1's
 hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
 validation split (carved from the training sessions), never on test: see ``docs/llm_agents.md``
@@ -178,7 +178,6 @@ def _demo() -> BenchConfig:
         ablation_seeds=None,
         split_test_across_seeds=False,
         temperature_candidates=(0.6,),
-        temperatures=(),
         bootstrap_samples=1000,
         rows=("baseline/frequency", "baseline/random", "sft", "shop-r1"),
     )

@@ -115,3 +115,16 @@ def test_output_is_not_hard_wrapped_when_not_a_terminal(
     summary = next(line for line in printed if line.startswith("collected 2 episodes"))
     assert len(summary) > 80 and str(out) in summary and summary.endswith("s)")
     assert "COLUMNS" not in os.environ
+
+
+SUITES = ("bench shop", "bench embodied", "bench fidelity", "demo")
+
+
+@pytest.mark.parametrize("command", SUITES)
+def test_help_promises_no_time_it_has_not_recorded(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24.12: a preset's time is read from its recorded run, never promised in --help."""
+    text = " ".join(_help(command, capsys).replace("│", " ").split())
+    promise = re.search(r"(<=|≤|within|fits|about|a few)\s*\d*\s*(minutes?|min)\b", text)
+    assert promise is None, f"rewardgym {command} --help promises {promise.group(0)!r}"

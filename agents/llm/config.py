@@ -113,7 +113,7 @@ class SFTRunConfig:
     TRL does on CUDA and XPU; elsewhere TRL scores every position, prompt and padding included.
     The loss and its gradients are the same; on a CPU the head is most of an SFT step."""
     group_by_length: bool = False
-    """Batch examples of similar length together (transformers' ``group_by_length`` sampler) so
+    """Batch examples of similar length together (transformers' group_by_length sampler) so
     that less of each batch is padding; changes which examples share a step."""
     seed: int = 0
     """Seed of the data order and of the initialisation."""
