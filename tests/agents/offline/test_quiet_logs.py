@@ -10,6 +10,7 @@ from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
 def test_d3rlpy_warnings_are_plain_text_in_a_log(capsys: pytest.CaptureFixture[str]) -> None:
     quiet_d3rlpy_logs()
     from d3rlpy.logging import LOG
+
     LOG.warning("fit finished", epochs=3)
     LOG.info("progress detail")
     out = capsys.readouterr().out
