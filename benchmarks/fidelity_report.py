@@ -130,7 +130,8 @@ def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[st
         "Conversion effects are differences of purchase rates (0.050 = 5 percentage points). `parsed`: share of intents whose "
         "visits to both stores parsed to the end; the simulator's effect counts only those. "
         "`error`: simulator minus ground truth, 95% interval from the same resampled intents. "
-        "`agrees`: where the truth's effect is significant (its interval excludes 0), same sign; "
+        "`agrees`: where the truth's effect is significant (its interval excludes 0), same sign "
+        "with an interval that excludes 0 or holds the truth's effect; "
         "elsewhere only a predicted no-effect (the simulator's interval holds 0) whose interval "
         "holds the truth's effect.",
         "",

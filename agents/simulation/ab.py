@@ -7,7 +7,9 @@ whose 95% interval resamples intents. Pure functions over
 Agreement (:func:`agreement`) can fail, and is earned only by evidence:
 
 * where the ground truth's effect is significant (its interval excludes 0), the simulator
-  agrees when its effect has the same sign;
+  agrees when its effect has the same sign and is measured as an effect: its own interval
+  excludes 0 or holds the truth's effect (a flat simulator whose tight interval sits at 0
+  does not earn the direction by a rounding of its sign);
 * where it is not, the simulator agrees only by predicting no effect (its own interval holds
   0) with an interval that holds the ground truth's effect;
 * a visit that failed (an output that did not parse) is no evidence: a simulator's effect is
@@ -151,14 +153,15 @@ def holds(effect: Effect, x: float) -> bool:
 def agreement(simulated: Effect, truth: Effect) -> bool:
     """Whether ``simulated`` predicts ``truth``: its sign where the truth's effect is significant, else no effect.
 
-    Where the ground truth's interval excludes 0, the simulator must have the same sign;
-    where it holds 0, the simulator must predict no effect (its interval holding 0) with an
+    Where the ground truth's interval excludes 0, the simulator must have the same sign, and
+    its interval must exclude 0 or hold the truth's effect; where it holds 0, the simulator must predict no effect (its interval holding 0) with an
     interval that holds the truth's effect. An undefined simulated effect agrees with nothing.
     """
     if not all(math.isfinite(x) for x in (simulated.value, *simulated.ci)):
         return False
     if significant(truth):
-        return _sign(simulated.value) == _sign(truth.value)
+        measured = significant(simulated) or holds(simulated, truth.value)
+        return measured and _sign(simulated.value) == _sign(truth.value)
     return not significant(simulated) and holds(simulated, truth.value)
 
 

@@ -60,10 +60,13 @@ def test_compare_effect_reads_direction_size_and_significance() -> None:
 @pytest.mark.parametrize(
     ("simulated", "truth", "agrees"),
     [
-        # The truth's effect is significant: the sign decides, whatever the simulator's interval.
+        # The truth's effect is significant: the same sign, measured as an effect (the
+        # simulator's interval excludes 0 or holds the truth's effect).
         ((-0.02, -0.09, 0.05), (-0.05, -0.07, -0.03), True),
+        ((-0.03, -0.04, -0.02), (-0.08, -0.10, -0.06), True),
         ((0.01, -0.02, 0.04), (-0.05, -0.07, -0.03), False),
         ((0.0, 0.0, 0.0), (-0.05, -0.07, -0.03), False),
+        ((-0.001, -0.007, 0.005), (-0.05, -0.069, -0.033), False),  # flat: sign by rounding
         # It is not: only a no-effect interval holding the truth's effect agrees.
         ((0.01, -0.03, 0.05), (0.02, -0.01, 0.05), True),
         ((0.01, -0.03, 0.015), (0.02, -0.01, 0.05), False),
