@@ -70,16 +70,12 @@ def perfect_judge_rating(facts: StepFacts) -> int:
 
 def perfect_judge_rewards(data: TrajectoryDataset | Sequence[Episode]) -> list[np.ndarray]:
     """The perfect judge's rating of every step of every Household-v1 episode (float32)."""
-    from rewardgym.envs.household.v1 import HouseholdV1Env
+    from rewardgym.envs.household.v1.replay import with_envs
 
-    envs: dict[str, HouseholdV1Env] = {}
-    out = []
-    for episode in data:
-        layout = episode.layout or "default"
-        env = envs.setdefault(layout, HouseholdV1Env(layout=layout))
-        ratings = [perfect_judge_rating(f) for f in episode_step_facts(episode, env)]
-        out.append(np.asarray(ratings, dtype=np.float32))
-    return out
+    return [
+        np.asarray([perfect_judge_rating(f) for f in episode_step_facts(ep, env)], np.float32)
+        for ep, env in with_envs(data)
+    ]
 
 
 __all__ = ["PERFECT_JUDGE_SOURCE", "perfect_judge_rating", "perfect_judge_rewards"]

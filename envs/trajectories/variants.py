@@ -144,16 +144,13 @@ def segment_statistics(
 
 def episode_on_plan(data: TrajectoryDataset | Sequence[Episode]) -> list[np.ndarray]:
     """Per Household-v1 episode, whether each action was the replanned searcher's next action."""
-    from rewardgym.envs.household.v1 import HouseholdV1Env
     from rewardgym.envs.household.v1.progress import episode_step_facts
+    from rewardgym.envs.household.v1.replay import with_envs
 
-    envs: dict[str, HouseholdV1Env] = {}
-    out = []
-    for episode in data:
-        layout = episode.layout or "default"
-        env = envs.setdefault(layout, HouseholdV1Env(layout=layout))
-        out.append(np.array([f.on_plan for f in episode_step_facts(episode, env)], dtype=bool))
-    return out
+    return [
+        np.array([f.on_plan for f in episode_step_facts(ep, env)], dtype=bool)
+        for ep, env in with_envs(data)
+    ]
 
 
 def variant_statistics(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rewardgym.envs.household.v1.env import HouseholdV1Env
+from rewardgym.envs.household.v1.replay import reset_as_logged, with_envs
 from rewardgym.envs.shaping import potential_shaping
 
 if TYPE_CHECKING:
@@ -47,13 +48,7 @@ def state_potential(env: HouseholdV1Env) -> float:
 
 def episode_potentials(episode: Episode, env: HouseholdV1Env) -> np.ndarray:
     """The ``T + 1`` potentials of a logged Household-v1 episode, by replaying it in ``env``."""
-    options = episode.extras.get("reset_options")
-    if options is None:
-        raise ValueError(
-            f"episode {episode.episode_id} has no extras['reset_options'], so its hidden "
-            "placements cannot be rebuilt; collect it again with rewardgym.envs.trajectories"
-        )
-    env.reset(seed=episode.seed, options=options)
+    reset_as_logged(episode, env)
     values = [state_potential(env)]
     for action in episode.actions.tolist():
         env.step(int(action))
@@ -65,13 +60,7 @@ def oracle_dense_rewards(
     data: TrajectoryDataset | Sequence[Episode], gamma: float
 ) -> list[np.ndarray]:
     """The oracle's per-step dense reward of every episode (potential-based shaping)."""
-    envs: dict[str, HouseholdV1Env] = {}
-    out = []
-    for episode in data:
-        layout = episode.layout or "default"
-        env = envs.setdefault(layout, HouseholdV1Env(layout=layout))
-        out.append(potential_shaping(episode_potentials(episode, env), gamma))
-    return out
+    return [potential_shaping(episode_potentials(ep, env), gamma) for ep, env in with_envs(data)]
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from rewardgym.envs.household.v1.actions import ACTIONS, IRREVERSIBLE
 from rewardgym.envs.household.v1.env import HouseholdV1Env
 from rewardgym.envs.household.v1.planner import search_script
+from rewardgym.envs.household.v1.replay import reset_as_logged
 from rewardgym.envs.household.v1.tasks import TASKS, Task
 from rewardgym.envs.household.v1.world import PRIORS
 
@@ -139,13 +140,7 @@ class ProgressTracker:
 
 def episode_step_facts(episode: Episode, env: HouseholdV1Env) -> list[StepFacts]:
     """The facts of every step of a logged Household-v1 episode, by replaying it in ``env``."""
-    options = episode.extras.get("reset_options")
-    if options is None:
-        raise ValueError(
-            f"episode {episode.episode_id} has no extras['reset_options'], so its hidden "
-            "placements cannot be rebuilt; collect it again with rewardgym.envs.trajectories"
-        )
-    env.reset(seed=episode.seed, options=options)
+    reset_as_logged(episode, env)
     tracker = ProgressTracker(env)
     return [tracker.step(int(action)) for action in episode.actions.tolist()]
 
