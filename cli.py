@@ -48,7 +48,7 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "Collect perturbed-expert trajectories that carry only a success flag.",
     ),
     ("label", "coren"): Command(
-        "rewardgym.agents.labelling.commands:LabelCoren",
+        "rewardgym.wrappers.coren.commands:LabelCoren",
         "Relabel a trajectory data set with COREN's dense reward.",
     ),
     ("bench", "shop"): Command(

@@ -82,8 +82,8 @@ def label_coren(
     config: EmbodiedBenchConfig, source: Path, target: Path, ablations: list[str], *, quiet: bool
 ) -> dict[str, Any]:
     """Label ``source`` once with the judge ensemble and write one data set per ablation."""
-    from rewardgym.agents.labelling.coren import label_ablations
     from rewardgym.wrappers.coren.config import CorenConfig
+    from rewardgym.wrappers.coren.labelling import label_ablations
 
     start = time.perf_counter()
     reports = label_ablations(
@@ -105,12 +105,12 @@ def label_coren(
 def judge_table(config: EmbodiedBenchConfig, label: dict[str, Any] | None) -> dict[str, Any]:
     """The ``judges`` table: each judge of ``config.quality_judges`` probed on abstract instructions.
 
-    The probe (``agents.labelling.judge_quality.probe_judge``) rates every action at states
+    The probe (``wrappers.judges.quality.probe_judge``) rates every action at states
     of perturbed-expert episodes under Household-v1's held-out abstract instructions; the
     labelling judge's row also carries its labelling cost and held-out return-success
     correlation from ``label`` (the label reports).
     """
-    from rewardgym.agents.labelling.judge_quality import held_out_probe_data, probe_judges
+    from rewardgym.wrappers.judges.quality import held_out_probe_data, probe_judges
 
     if not config.quality_judges:
         return {}

@@ -47,7 +47,7 @@ class JudgeQualityConfig:
 
 def run(config: JudgeQualityConfig) -> dict[str, dict[str, Any]]:
     """Probe every judge of ``config`` and return its ``judges`` row, keyed by judge spec."""
-    from rewardgym.agents.labelling.judge_quality import held_out_probe_data, probe_judges
+    from rewardgym.wrappers.judges.quality import held_out_probe_data, probe_judges
 
     data = held_out_probe_data(
         config.instructions, config.layout, episodes=config.episodes, seed=config.seed

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import tyro
 
-from rewardgym.agents.labelling.coren import judge_dataset
 from rewardgym.embeddings import shared_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.coren.labelling import judge_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 from rewardgym.wrappers.judges.cache import JudgeCache
 

@@ -19,10 +19,10 @@ from typing import Literal
 
 import tyro
 
-from rewardgym.agents.labelling.coren import judge_dataset
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.coren.grounding import episode_transitions
+from rewardgym.wrappers.coren.labelling import judge_dataset
 from rewardgym.wrappers.judges import JudgeRequest, Transition
 from rewardgym.wrappers.judges.cache import JudgeCache
 from rewardgym.wrappers.judges.hf import HFJudge, HFJudgeConfig

@@ -105,7 +105,7 @@ def test_the_package_imports_only_downwards() -> None:
             "    from rewardgym.wrappers import x\n",
             True,
         ),
-        ("wrappers", "from rewardgym.agents.labelling import label_dataset\n", True),
+        ("wrappers", "from rewardgym.agents.offline import train_offline\n", True),
         ("wrappers", "from rewardgym.benchmarks import shop\n", True),
         ("agents", "from rewardgym.benchmarks.embodied import run_task\n", True),
         ("agents", "from rewardgym.wrappers.composition import compose_rewards\n", False),

@@ -61,7 +61,7 @@ WRITERS = {
             *("--n-prompts", "2", "--epochs", "3", "--probe-states", "4"),
         ],
         "trajectory-dataset",
-        ("rewardgym.agents.labelling.coren", "resolve_judge"),
+        ("rewardgym.wrappers.coren.labelling", "resolve_judge"),
     ),
     "bench shop": Writer(
         ("bench", "shop"),

@@ -78,7 +78,7 @@ FIRST_WORK = {
     "bench embodied": "rewardgym.benchmarks.embodied.prepare_data",
     "bench fidelity": "rewardgym.benchmarks.fidelity.Suite.ground_truth",
     "simulate ab": "rewardgym.agents.simulation.experiment.run_ab",
-    "label coren": "rewardgym.agents.labelling.coren.resolve_judge",
+    "label coren": "rewardgym.wrappers.coren.labelling.resolve_judge",
 }
 """The first piece of work of each command, replaced by a tripwire in these tests."""
 

@@ -2,7 +2,7 @@
 
 The judges (``rewardgym.wrappers.judges``) rate every step with N prompts; the contextual,
 structural and temporal consistencies turn the votes into three terms; an orchestrator
-weighs them. ``CorenReward`` applies the scoring online; ``rewardgym.agents.labelling``
+weighs them. ``CorenReward`` applies the scoring online; ``labelling.label_dataset``
 relabels whole data sets offline with the same scoring. See ``docs/coren.md``.
 """
 

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rewardgym.agents.labelling.coren import label_dataset
 from rewardgym.agents.offline import (
     CQLSettings,
     OfflineAgent,
@@ -27,6 +26,7 @@ from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collec
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_dense_rewards
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards
 from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.coren.labelling import label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge
 
 TINY = OfflineConfig(algorithm=CQLSettings(), n_steps=2, batch_size=8, hidden_units=(8,))

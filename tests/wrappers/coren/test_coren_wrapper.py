@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
-from rewardgym.agents.labelling.coren import label_dataset
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.contract import check_reward_wrapper
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig, CorenReward, build_qa_bank
+from rewardgym.wrappers.coren.labelling import label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge
 
 ENV = "rewardgym/Household-v1"

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rewardgym.agents.labelling.coren import JudgedDataset, judge_dataset
 from rewardgym.embeddings import SimilarityTable, hashing_embedder, similarity
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.coren.grounding import episode_transitions, step_transition
+from rewardgym.wrappers.coren.labelling import JudgedDataset, judge_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 from rewardgym.wrappers.judges.cache import JudgeCache, request_key
 from rewardgym.wrappers.judges.prompts import load_prompts

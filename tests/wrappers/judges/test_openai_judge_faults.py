@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rewardgym.agents.labelling.coren import label_dataset
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.coren.labelling import label_dataset
 from rewardgym.wrappers.judges import JudgeRequest, Transition, parse_rating
 from rewardgym.wrappers.judges.cache import JudgeCache, cached_complete
 from rewardgym.wrappers.judges.openai import (

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rewardgym.agents.labelling.coren import label_ablations, label_dataset
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig, Orchestrator
+from rewardgym.wrappers.coren.labelling import label_ablations, label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 
 FAST = CorenConfig(epochs=30, batch_size=32)

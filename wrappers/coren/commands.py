@@ -60,7 +60,7 @@ class LabelCoren:
         """
         from rich.console import Console
 
-        from rewardgym.agents.labelling.coren import LabellingError, label_dataset
+        from rewardgym.wrappers.coren.labelling import LabellingError, label_dataset
         from rewardgym.wrappers.judges.openai import JudgeUnavailableError
 
         is_openai = self.judge.startswith("openai:")

@@ -25,7 +25,7 @@ from rewardgym.runtime import (
 )
 
 if TYPE_CHECKING:
-    from rewardgym.agents.labelling.coren import JudgedDataset, LabelReport
+    from rewardgym.wrappers.coren.labelling import JudgedDataset, LabelReport
     from rewardgym.wrappers.coren.orchestrator import Orchestrator
     from rewardgym.wrappers.judges.base import Judge
 

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.agents.labelling.coren import (
+from rewardgym.embeddings import hashing_embedder
+from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
+from rewardgym.envs.trajectories.minari_io import load_minari
+from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.coren.labelling import (
     LabellingError,
     LabelReport,
     default_cache_path,
     label_ablations,
     label_dataset,
 )
-from rewardgym.embeddings import hashing_embedder
-from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.envs.trajectories.minari_io import load_minari
-from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 
 FAST = CorenConfig(n_prompts=2, epochs=5, batch_size=64)

@@ -27,22 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.agents.labelling.judge_quality import (
-    ProbeState,
-    judge_report,
-    probe_ratings,
-    probe_states,
-)
-from rewardgym.agents.labelling.output import (
-    COREN_DIR,
-    LabellingError,
-    check_judged,
-    check_paths,
-    default_cache_path,
-    prepare_container,
-    write_labelled,
-    write_labelled_into,
-)
 from rewardgym.embeddings import CachedEmbedder, shared_embedder
 from rewardgym.envs.trajectories.dataset import DATASET_KIND, TrajectoryDataset
 from rewardgym.runtime import absolute, atomic_output, prepare_output
@@ -55,6 +39,16 @@ from rewardgym.wrappers.coren.ensemble import (
     score_trajectories,
 )
 from rewardgym.wrappers.coren.grounding import episode_transitions
+from rewardgym.wrappers.coren.label_output import (
+    COREN_DIR,
+    LabellingError,
+    check_judged,
+    check_paths,
+    default_cache_path,
+    prepare_container,
+    write_labelled,
+    write_labelled_into,
+)
 from rewardgym.wrappers.coren.orchestrator import (
     Orchestrator,
     OrchestratorSpec,
@@ -70,6 +64,12 @@ from rewardgym.wrappers.judges.embedding import EmbeddingJudge
 from rewardgym.wrappers.judges.factory import make_judge
 from rewardgym.wrappers.judges.openai import OpenAIJudge, OpenAIJudgeConfig
 from rewardgym.wrappers.judges.prompts import Prompt, load_prompts
+from rewardgym.wrappers.judges.quality import (
+    ProbeState,
+    judge_report,
+    probe_ratings,
+    probe_states,
+)
 
 
 @dataclass
@@ -214,7 +214,7 @@ def judge_dataset(
     calls_before, failures_before = judge.stats.calls, judge.stats.failures
     seconds_before = judge.stats.seconds
     hits_before = cache.stats.hits if cache is not None else 0
-    from tqdm.auto import tqdm
+    from rewardgym.progress import progress_bar as tqdm
 
     with tqdm(desc="COREN judge requests", unit="req", disable=not progress) as bar:
         ensemble = Ensemble(judge, prompts, config, cache, bar.update, complete)
