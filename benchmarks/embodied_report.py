@@ -113,8 +113,8 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
         measure_latency,
     )
     from rewardgym.agents.judge_policy import JudgePolicy
-    from rewardgym.agents.labelling.coren import resolve_judge
     from rewardgym.envs.household.v1 import ACTION_NAMES
+    from rewardgym.wrappers.coren.labelling import resolve_judge
 
     env_id = config.collect.env
     policy = JudgePolicy(
