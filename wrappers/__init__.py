@@ -19,7 +19,6 @@ from rewardgym.wrappers.shop_r1 import (
     action_reward,
     format_reward,
     shop_r1_reward,
-    shop_r1_reward_fn,
 )
 
 __all__ = [
@@ -37,6 +36,5 @@ __all__ = [
     "rouge_l",
     "self_certainty",
     "shop_r1_reward",
-    "shop_r1_reward_fn",
     "token_self_certainty",
 ]

@@ -46,7 +46,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 import gymnasium as gym
 import numpy as np
@@ -178,6 +178,9 @@ DEFAULT_CONFIG = ShopR1Config()
 class RewardTerms:
     """Every term of one Shop-R1 reward, with ``total == format + rationale + type + attribute + value``."""
 
+    SUMMED: ClassVar[tuple[str, ...]] = ("format", "rationale", "type", "attribute", "value")
+    """The terms that add up to ``total``, in order: the one list of Shop-R1's term names."""
+
     format: float
     rationale: float
     type: float
@@ -199,17 +202,16 @@ class RewardTerms:
 
     @property
     def total(self) -> float:
-        """The reward: the five terms summed left to right, in the order they are listed."""
-        return self.format + self.rationale + self.type + self.attribute + self.value
+        """The reward: the :attr:`SUMMED` terms added left to right, in the order they are listed."""
+        total = 0.0
+        for name in self.SUMMED:
+            total += getattr(self, name)
+        return total
 
     def to_info(self) -> dict[str, float]:
         """The terms as ``info["reward_terms"]``: floats only, flags as 0.0 / 1.0."""
         return {
-            "format": self.format,
-            "rationale": self.rationale,
-            "type": self.type,
-            "attribute": self.attribute,
-            "value": self.value,
+            **{name: float(getattr(self, name)) for name in self.SUMMED},
             "action": self.action,
             "total": self.total,
             "self_certainty": self.self_certainty,
@@ -321,43 +323,6 @@ def shop_r1_reward(
     )
 
 
-def _completion_text(completion: Any) -> str:
-    # TRL passes plain strings, or for conversational data a list of message dicts.
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
-        content = completion[-1].get("content")
-        return content if isinstance(content, str) else ""
-    return ""
-
-
-def shop_r1_reward_fn(
-    completions: Sequence[Any],
-    truth: Sequence[ShopAction | Mapping[str, Any]],
-    *,
-    rationale_logprobs: Sequence[LogProbs | None] | None = None,
-    rationale_token_certainty: Sequence[Sequence[float] | np.ndarray | None] | None = None,
-    config: ShopR1Config = DEFAULT_CONFIG,
-    rouge: RougeFn = rouge_l,
-    **kwargs: Any,
-) -> list[float]:
-    """TRL-style reward function: one Shop-R1 total per completion, ``truth`` being a dataset column.
-
-    Other keyword arguments (TRL passes every dataset column and its trainer state) are ignored.
-    """
-    n = len(completions)
-    if len(truth) != n:
-        raise ValueError(f"got {n} completions but {len(truth)} truth actions")
-    logprobs = rationale_logprobs if rationale_logprobs is not None else [None] * n
-    certainty = rationale_token_certainty if rationale_token_certainty is not None else [None] * n
-    return [
-        shop_r1_reward(
-            _completion_text(c), t, lp, config, rationale_token_certainty=tc, rouge=rouge
-        ).total
-        for c, t, lp, tc in zip(completions, truth, logprobs, certainty, strict=True)
-    ]
-
-
 class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.RecordConstructorArgs):
     """Replace a shopping env's reward with Shop-R1's hybrid reward, every term in ``info["reward_terms"]``.
 
@@ -391,6 +356,15 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
         gym.Wrapper.__init__(self, env)
         self.config = config
         self._rouge = rouge
+
+    @property
+    def self_certainty_kind(self) -> CertaintyKind | None:
+        """The self-certainty kind this reward pays for, or None when ``alpha`` is 0.
+
+        A policy reads it (through ``env.get_wrapper_attr``) to know whether to record its
+        rationale tokens' certainty at all; any wrapper that pays such a term declares it so.
+        """
+        return self.config.self_certainty_kind if self.config.alpha > 0 else None
 
     def step(self, action: str | PolicyOutput) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Step the inner env with the text, then score it against ``info["truth"]``."""
@@ -443,7 +417,6 @@ __all__ = [
     "rouge_l",
     "self_certainty",
     "shop_r1_reward",
-    "shop_r1_reward_fn",
     "thresholded_rouge",
     "truth_action",
     "truth_from_info",

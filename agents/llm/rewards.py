@@ -9,8 +9,8 @@ else. When the stack pays a self-certainty term (:func:`certainty_kind`), the co
 as a :class:`~rewardgym.wrappers.PolicyOutput` carrying its rationale tokens' self-certainty.
 
 For decoupled advantages (GDPO, arXiv 2601.05242) :meth:`EnvReward.term_functions` gives one
-TRL reward function per reward term (``format``, ``rationale``, ``type``, ``attribute``,
-``value``, summing to the total); the env is stepped once per completion and every term read
+TRL reward function per reward term (:attr:`~rewardgym.wrappers.RewardTerms.SUMMED`,
+summing to the total); the env is stepped once per completion and every term read
 from that one ``info["reward_terms"]``, so TRL's ``normalize_then_sum`` normalises each term
 within its group before summing.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,8 @@ import numpy as np
 
 from rewardgym.agents.llm.generation import rationale_positions
 from rewardgym.wrappers.policy_output import PolicyOutput
-from rewardgym.wrappers.self_certainty import CertaintyKind, token_self_certainty
+from rewardgym.wrappers.self_certainty import CERTAINTY_KINDS, CertaintyKind, token_self_certainty
+from rewardgym.wrappers.shop_r1 import RewardTerms
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -38,31 +39,38 @@ WrapperFactory = Callable[[gym.Env], gym.Env]
 """Builds the reward wrapper stack around a fresh ``ShopSession-v0`` env."""
 
 
-TERMS = ("format", "rationale", "type", "attribute", "value")
-"""The reward terms that add up to Shop-R1's total (``info["reward_terms"]``)."""
+TERMS = RewardTerms.SUMMED
+"""The reward terms that add up to Shop-R1's total: :attr:`~rewardgym.wrappers.RewardTerms.SUMMED`."""
 
 
-def _wrapper_attr(env: gym.Env, name: str) -> Any:
-    try:
-        return env.get_wrapper_attr(name)
-    except AttributeError:
-        return None
+def completion_text(completion: Any) -> str:
+    """The text of one TRL completion: a plain string, or the last message's ``content`` of a
+    conversational completion (a list of ``{"role", "content"}`` dicts); anything else is ``""``."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+        content = completion[-1].get("content")
+        return content if isinstance(content, str) else ""
+    return ""
 
 
 def certainty_kind(env: gym.Env) -> CertaintyKind | None:
-    """The self-certainty kind a wrapper of ``env`` pays for (alpha > 0), or None when none does.
+    """The self-certainty kind a wrapper of ``env`` pays for, or None when none does.
 
-    A wrapper declares it with a ``self_certainty_kind`` attribute or a ``config`` holding
-    ``alpha`` and ``self_certainty_kind`` (as :class:`~rewardgym.wrappers.ShopR1Config` does),
-    found through Gymnasium's ``get_wrapper_attr`` (the outermost layer that has it).
+    A wrapper declares it with a ``self_certainty_kind`` attribute (None when it pays no such
+    term, as :class:`~rewardgym.wrappers.ShopR1Reward` does at ``alpha = 0``), found through
+    Gymnasium's ``get_wrapper_attr`` (the outermost layer that has it).
     """
-    kind = _wrapper_attr(env, "self_certainty_kind")
-    if kind is not None:
-        return kind
-    config = _wrapper_attr(env, "config")
-    if config is not None and getattr(config, "alpha", 0) > 0:
-        return getattr(config, "self_certainty_kind", None)
-    return None
+    try:
+        kind = env.get_wrapper_attr("self_certainty_kind")
+    except AttributeError:
+        return None
+    if kind is not None and kind not in CERTAINTY_KINDS:
+        raise ValueError(
+            f"{type(env).__name__}.self_certainty_kind={kind!r}: use one of {CERTAINTY_KINDS} "
+            "or None"
+        )
+    return kind
 
 
 class TermReward:
@@ -151,7 +159,7 @@ class EnvReward:
     ) -> list[float]:
         """One reward per completion, from the env's outermost wrapper."""
         start = time.perf_counter()
-        texts = [c if isinstance(c, str) else str(c[-1]["content"]) for c in completions]
+        texts = [completion_text(c) for c in completions]
         values = rationale_certainty
         if self.kind is not None and values is None and completion_ids is not None:
             values = self._forward_certainty(prompts, completion_ids, texts)
@@ -237,5 +245,6 @@ __all__ = [
     "TermReward",
     "WrapperFactory",
     "certainty_kind",
+    "completion_text",
     "forward_rationale_certainty",
 ]

@@ -12,7 +12,7 @@ import pytest
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import ShopR1Config, action_reward, format_reward, shop_r1_reward
-from rewardgym.wrappers.shop_r1 import ABLATIONS, shop_r1_reward_fn
+from rewardgym.wrappers.shop_r1 import ABLATIONS, RewardTerms
 
 CLICK = ShopAction("click", name="add to cart")
 SUBMIT = ShopAction("type_and_submit", name="search box", text="blue running shoes")
@@ -202,19 +202,18 @@ def test_pure_pieces_and_the_bound() -> None:
     assert config.max_reward() == pytest.approx(0.5 + 0.005 / math.e + 1000.6)
 
 
-def test_truth_may_be_the_info_dict_and_trl_reward_function() -> None:
+def test_truth_may_be_the_info_dict() -> None:
     truth = {"type": "click", "name": "add to cart", "text": ""}
     exact = output({"type": "click", "name": "add to cart"})
-    conversational = [{"role": "assistant", "content": exact}]
-    rewards = shop_r1_reward_fn([exact, conversational, "nope"], [truth, CLICK, truth])
-    assert rewards == pytest.approx([1001.0, 1001.0, 0.0])
-    custom = shop_r1_reward_fn([exact], [truth], config=ShopR1Config.binary_baseline())
-    assert custom == [1.0]
-    with_certainty = shop_r1_reward_fn(
-        [exact, exact], [truth, truth], rationale_token_certainty=[[0.2, 0.3], None], prompts=["p"]
-    )
-    assert with_certainty == pytest.approx([1001.0 + 0.005 * 0.25, 1001.0])
-    with pytest.raises(ValueError, match="2 completions but 1"):
-        shop_r1_reward_fn([exact, exact], [truth])
+    assert shop_r1_reward(exact, truth).total == pytest.approx(1001.0)
+    assert shop_r1_reward(exact, truth).to_info() == shop_r1_reward(exact, CLICK).to_info()
     with pytest.raises(ValueError, match="'type'"):
         shop_r1_reward(exact, {"name": "x"})
+
+
+def test_summed_terms_are_the_info_terms_that_add_up_to_the_total() -> None:
+    terms = shop_r1_reward(output({"type": "click", "name": "add to car"}), CLICK, [[0.0, 1.0]])
+    info = terms.to_info()
+    assert RewardTerms.SUMMED == ("format", "rationale", "type", "attribute", "value")
+    assert sum(info[name] for name in RewardTerms.SUMMED) == pytest.approx(info["total"])
+    assert info["total"] == terms.total > 0.8

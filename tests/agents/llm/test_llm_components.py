@@ -18,6 +18,7 @@ from rewardgym.agents.llm.rewards import (
     TERMS,
     EnvReward,
     certainty_kind,
+    completion_text,
     forward_rationale_certainty,
 )
 from rewardgym.envs import SHOP_SESSION_ID
@@ -108,6 +109,26 @@ def test_certainty_kind_follows_the_wrapper(shop_store: Path) -> None:
     assert certainty_kind(ShopR1Reward(make(), ShopR1Config(self_certainty_kind="kang"))) == "kang"
     assert certainty_kind(ShopR1Reward(make(), ShopR1Config.ablation("no-rationale"))) is None
     assert certainty_kind(BinaryMatchReward(make())) is None
+
+    class Declares(gym.Wrapper):
+        self_certainty_kind = "kang"
+
+    class OnlyAConfig(gym.Wrapper):
+        config = ShopR1Config(alpha=1.0)  # a config is not a declaration
+
+    assert certainty_kind(BinaryMatchReward(Declares(make()))) == "kang"
+    assert certainty_kind(OnlyAConfig(make())) is None
+
+
+def test_completion_text_reads_plain_and_conversational_completions() -> None:
+    text = format_output("Done.", ShopAction("terminate"))
+    assert completion_text(text) == text
+    assert (
+        completion_text([{"role": "user", "content": "p"}, {"role": "assistant", "content": text}])
+        == text
+    )
+    assert completion_text([{"role": "assistant", "content": None}]) == ""
+    assert completion_text([]) == "" and completion_text(None) == ""
 
 
 @pytest.mark.parametrize("wrapper", [ShopR1Reward, BinaryMatchReward])
