@@ -24,12 +24,12 @@ from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
-from tqdm.auto import tqdm
 
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
+from rewardgym.progress import progress_bar as tqdm
 
 Protocol = Literal["natural", "paper"]
 PROTOCOLS: tuple[str, ...] = ("natural", "paper")

@@ -29,7 +29,7 @@ class CompactProgress(TrainerCallback):
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         """Open the bar at the step training starts from (a resumed run starts past 0)."""
         if self.enabled:
-            from tqdm.auto import tqdm
+            from rewardgym.progress import progress_bar as tqdm
 
             self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=self.desc)
 

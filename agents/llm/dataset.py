@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
 import numpy as np
-from tqdm.auto import tqdm
 
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.progress import progress_bar as tqdm
 
 if TYPE_CHECKING:
     from datasets import Dataset

@@ -29,13 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.agents.simulation.policies import SimPolicy
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
 from rewardgym.envs.shopping.schema import ShopSession
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
+from rewardgym.progress import progress_bar as tqdm
 from rewardgym.runtime import write_atomic
 
 

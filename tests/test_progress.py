@@ -1,0 +1,80 @@
+"""A progress bar written to a log (not a terminal) stays a few short lines; on a terminal it redraws."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+import tqdm.std
+
+from rewardgym.progress import LOG_INTERVAL_S, LOG_NCOLS, progress_bar
+
+ROOT = Path(__file__).resolve().parents[1]
+STEPS = 600
+"""Updates of the bar, one simulated second apart: ten minutes of a run."""
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is an interactive terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """tqdm's clock, advanced by hand (no test waits for a bar's interval)."""
+    now = [1000.0]
+    monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
+    return now
+
+
+def redraws(stream: io.StringIO, clock: list[float], **kwargs: object) -> list[str]:
+    """Run a bar over :data:`STEPS` updates a second apart; the non-empty lines it drew."""
+    with progress_bar(total=STEPS, desc="train", file=stream, **kwargs) as bar:
+        for _ in range(STEPS):
+            clock[0] += 1.0
+            bar.update()
+    return [line for line in re.split(r"[\r\n]", stream.getvalue()) if line.strip()]
+
+
+def test_a_bar_in_a_log_writes_a_bounded_number_of_short_lines(
+    clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # what the CLI sets off a terminal, for its tables
+    monkeypatch.delenv("TQDM_MININTERVAL", raising=False)
+    lines = redraws(io.StringIO(), clock)
+    assert len(lines) <= 2 + STEPS / LOG_INTERVAL_S + 1, lines  # start, every 30 s, end
+    assert lines[-1].startswith("train: 100%")
+    assert all(len(line) <= LOG_NCOLS for line in lines), max(lines, key=len)
+    assert all(line.isascii() for line in lines)
+
+
+def test_a_bar_on_a_terminal_still_redraws_in_place(clock: list[float]) -> None:
+    lines = redraws(Terminal(), clock)
+    assert len(lines) > STEPS / 2  # tqdm's own pace: at least every 0.1 s of work
+
+
+def test_an_explicit_setting_and_the_environment_win(
+    clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(redraws(io.StringIO(), clock, mininterval=0)) > STEPS / 2
+    monkeypatch.setenv("TQDM_MININTERVAL", "0")
+    assert len(redraws(io.StringIO(), clock)) > STEPS / 2
+
+
+def test_every_bar_of_the_package_opens_through_the_helper() -> None:
+    direct = re.compile(r"^\s*(?:from tqdm\b|import tqdm\b)", flags=re.MULTILINE)
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in ROOT.rglob("*.py")
+        if not {".venv", "tests", "build"} & set(path.relative_to(ROOT).parts)
+        and path.name != "progress.py"
+        and direct.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not offenders, (
+        f"{offenders} import tqdm directly: use rewardgym.progress.progress_bar, which keeps "
+        "a bar short in a log"
+    )
