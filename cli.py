@@ -90,6 +90,9 @@ USER_ERRORS: tuple[type[Exception], ...] = (
 LOG_COLUMNS = "400"
 """Width of rich's output when stdout is not a terminal, so a log never breaks a line at 80."""
 
+LOG_RULE_WIDTH = 80
+"""Width of a heading rule (``Console.rule``) when stdout is not a terminal: tables stay wide."""
+
 
 class UserMistake(SystemExit):
     """Exit status 2 after a one-line message on stderr; ``str()`` is that message."""
@@ -227,15 +230,31 @@ def build(args: Sequence[str]) -> Any:
 
 @contextlib.contextmanager
 def _plain_output() -> Iterator[None]:
-    """While a command runs with stdout not a terminal, let rich lay lines out wide."""
+    """While a command runs with stdout not a terminal, let rich lay lines out wide.
+
+    Tables and long lines then stay whole, and a heading rule stays :data:`LOG_RULE_WIDTH`
+    wide instead of drawing ``LOG_COLUMNS`` dashes.
+    """
     if sys.stdout.isatty() or "COLUMNS" in os.environ:
         yield
         return
+    from unittest import mock
+
+    from rich.console import Console
+
     os.environ["COLUMNS"] = LOG_COLUMNS
     try:
-        yield
+        with mock.patch.object(Console, "rule", _log_rule):
+            yield
     finally:
         os.environ.pop("COLUMNS", None)
+
+
+def _log_rule(console: Any, title: str = "", **style: Any) -> None:
+    """``Console.rule`` (same arguments) drawn at most :data:`LOG_RULE_WIDTH` wide."""
+    from rich.rule import Rule
+
+    console.print(Rule(title, **style), width=min(console.width, LOG_RULE_WIDTH))
 
 
 def _interrupted(prog: str, command: Any) -> str:
