@@ -4,37 +4,20 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rewardgym.envs.household.actions import (
-    ACTION_NAMES,
-    N_ACTIONS,
-    apply_action,
-    executable_actions,
-)
-from rewardgym.envs.household.expert import plan
+from rewardgym.envs.household.actions import ACTION_NAMES, N_ACTIONS, apply_action
+from rewardgym.envs.household.engine.env import HouseholdEngineEnv
+from rewardgym.envs.household.expert import RULES, plan
 from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
 from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
-from rewardgym.envs.household.scene import HouseholdScene
 from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
 from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, OBJECT_NAMES, OBJECTS, ROOMS, World
 from rewardgym.envs.spaces import discrete_index
 
-# The text lists at most this many completed actions, so it stays inside the Text space.
-_TEXT_HISTORY = 40
 
-
-def _room_id(room: int | str) -> int:
-    if isinstance(room, str):
-        if room in ROOMS:
-            return ROOMS.index(room)
-        raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    return discrete_index(room, N_ROOMS, what="options['room']", unit="room id")
-
-
-class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
+class HouseholdEnv(HouseholdEngineEnv):
     """A four-room house where an agent follows a natural-language instruction (COREN's setting).
 
     ## Description
@@ -76,7 +59,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
     ``tasks`` (a subset of task ids or names; all 25 by default).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's convention)
+    rules = RULES
 
     def __init__(
         self,
@@ -95,8 +78,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
             )
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self._init_engine(render_mode)
         self.layout = layout
         self.instruction_split = instructions
         self.max_steps = max_steps
@@ -105,7 +87,6 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         )
         if not self.task_ids:
             raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
         self.world = World(layout)
@@ -115,15 +96,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.steps = 0
         self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
         self._history: list[str] = []
-        self._plan: list[int] | None = None
-        self._plan_pos = 0
         self._reference_plan: list[int] | None = None
-        self._obs: dict[str, Any] = {}
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """The name of every action, indexed by action id."""
-        return ACTION_NAMES
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -155,7 +128,7 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.instruction = split[index]
         room = int(self.np_random.integers(N_ROOMS))
         if "room" in options:
-            room = _room_id(options["room"])
+            room = self._room_id(options["room"])
         self.world = World(self.layout, start_room=room)
         self._initial_world = self.world.copy()
         self.steps = 0
@@ -202,37 +175,13 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
     def _observe(self) -> dict[str, Any]:
         world = self.world
         visible = world.visible_objects()
-        completed = ", ".join(self._history[-_TEXT_HISTORY:])
         obs: dict[str, Any] = structured_fields(world, visible)
-        obs["text"] = render_text(world, visible, self.instruction.text, completed)
+        obs["text"] = render_text(world, visible, self.instruction.text, self._history)
         obs["completed"] = self._completed.copy()
         obs["task"] = self.task.id
         obs["instruction"] = self.instruction.id
         self._obs = obs
         return obs
-
-    def _advance_plan(self, action: int, executed: bool) -> None:
-        plan_ = self._plan
-        pos = self._plan_pos
-        if plan_ is not None and executed and pos < len(plan_) and plan_[pos] == action:
-            self._plan_pos += 1
-            return
-        if plan_ is not None and not executed:
-            return  # a failed action changes nothing, so the plan still stands
-        self._plan = None
-
-    def expert_plan(self) -> list[int] | None:
-        """The expert's remaining action ids from the current state, or ``None`` if stuck."""
-        if self._plan is None:
-            self._plan, self._plan_pos = plan(self.world, self.task), 0
-            if self._plan is None:
-                return None
-        return self._plan[self._plan_pos :]
-
-    def expert_action(self) -> int | None:
-        """The expert's next action id, or ``None`` if the goal holds or can no longer be reached."""
-        remaining = self.expert_plan()
-        return remaining[0] if remaining else None
 
     @property
     def reference_plan(self) -> list[int]:
@@ -241,20 +190,10 @@ class HouseholdEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
             self._reference_plan = plan(self._initial_world, self.task) or []
         return list(self._reference_plan)
 
-    def executable_actions(self) -> list[int]:
-        """The ids of the actions the simulator would execute from the current state."""
-        return executable_actions(self.world)
-
     # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
     object_names: tuple[str, ...] = OBJECT_NAMES
     room_names: tuple[str, ...] = ROOMS
     openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.container)
-
-    def render(self) -> str | None:  # type: ignore[override]
-        """The current text observation when ``render_mode="ansi"``, else nothing."""
-        if self.render_mode == "ansi":
-            return str(self._obs.get("text", ""))
-        return None
 
 
 __all__ = ["HouseholdEnv"]

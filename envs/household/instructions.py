@@ -8,10 +8,22 @@ sentence pattern per variant, so no held-out string (or phrasing) appears in tra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from rewardgym.envs.household.tasks import TASKS, Predicate, Task
-from rewardgym.envs.household.world import OBJECT_NAMES, OBJECTS
+from rewardgym.envs.household.engine.phrasing import (
+    HELD_OUT_VARIANTS,
+    SENTENCE_PATTERNS,
+    TRAIN_VARIANTS,
+    VERB_SETS,
+    Instruction,
+    build_instructions,
+    by_task_and_kind,
+    clause,
+    step_by_step_text,
+)
+from rewardgym.envs.household.engine.phrasing import (
+    step_by_step_instruction as _step_by_step_instruction,
+)
+from rewardgym.envs.household.tasks import TASKS, Task
+from rewardgym.envs.household.world import HOUSE
 
 INSTRUCTION_KINDS: tuple[str, ...] = ("train", "fine-grained", "abstract")
 
@@ -244,161 +256,17 @@ _ABSTRACT: tuple[tuple[str, ...], ...] = (
     ),
 )
 
-# One verb set and one sentence pattern per generated variant: 0-2 train, 3-7 held out.
-VERB_SETS: tuple[dict[str, str], ...] = tuple(
-    dict(
-        zip(
-            ("find", "grab", "open", "close", "put_in", "put_on", "switch", "sit"), row, strict=True
-        )
-    )
-    for row in (
-        ("find", "grab", "open", "close", "put it in", "put it on", "switch on", "sit on"),
-        (
-            "locate",
-            "take",
-            "open up",
-            "shut",
-            "place it inside",
-            "place it on",
-            "turn on",
-            "sit down on",
-        ),
-        (
-            "go to",
-            "pick up",
-            "open",
-            "close",
-            "store it in",
-            "set it down on",
-            "power on",
-            "take a seat on",
-        ),
-        (
-            "look for",
-            "get",
-            "pull open",
-            "close up",
-            "drop it into",
-            "leave it on",
-            "start",
-            "settle on",
-        ),
-        ("head to", "lift", "open", "shut", "load it into", "lay it on", "switch on", "sit on"),
-        (
-            "walk over to",
-            "collect",
-            "swing open",
-            "close",
-            "set it inside",
-            "rest it on",
-            "activate",
-            "sit down on",
-        ),
-        ("get to", "fetch", "open up", "shut", "stow it in", "drop it on", "turn on", "rest on"),
-        (
-            "approach",
-            "grasp",
-            "open",
-            "close",
-            "slide it into",
-            "position it on",
-            "start up",
-            "take a seat on",
-        ),
-    )
-)
-SENTENCE_PATTERNS: tuple[tuple[str, str, str], ...] = (
-    ("", ", then ", "."),
-    ("First ", ". After that, ", "."),
-    ("Please ", " and then ", "."),
-    ("", ". Once that is done, ", "."),
-    ("Step by step: ", "; next, ", "."),
-    ("I need you to ", ", and afterwards ", "."),
-    ("Go ahead and ", "; when finished, ", "."),
-    ("Your steps are: ", ", followed by: ", "."),
-)
-TRAIN_VARIANTS: tuple[int, ...] = (0, 1, 2)
-HELD_OUT_VARIANTS: tuple[int, ...] = (3, 4, 5, 6, 7)
-
-
-def clause(
-    kind: str, obj: str, target: str, verbs: dict[str, str], *, lidded: bool, close_first: bool
-) -> str:
-    """One goal predicate as an imperative clause, from object names and a verb set.
-
-    ``lidded`` says whether an ``inside`` target must be opened first; ``close_first``
-    whether a ``switched_on`` device holds a load and must be closed before it starts.
-    """
-    if kind == "inside":
-        opening = f"{verbs['open']} the {target} and " if lidded else "and "
-        comma = ", " if lidded else " "
-        return f"{verbs['find']} the {obj}, {verbs['grab']} it{comma}{opening}{verbs['put_in']} the {target}"
-    if kind == "on":
-        return f"{verbs['find']} the {obj}, {verbs['grab']} it and {verbs['put_on']} the {target}"
-    if kind == "held":
-        return f"{verbs['find']} the {obj} and {verbs['grab']} it"
-    if kind == "switched_on":
-        close = f"{verbs['close']} the {obj} and " if close_first else ""
-        return f"{close}{verbs['switch']} the {obj}"
-    if kind == "open":
-        return f"{verbs['find']} the {obj} and {verbs['open']} it"
-    if kind == "closed":
-        return f"{verbs['close']} the {obj}"
-    return f"{verbs['find']} the {obj} and {verbs['sit']} it"
-
-
-def step_by_step_text(clauses: list[str], variant: int) -> str:
-    """Join clauses with sentence pattern ``variant`` and capitalise the first letter."""
-    prefix, sep, suffix = SENTENCE_PATTERNS[variant]
-    text = prefix + sep.join(clauses) + suffix
-    return text[0].upper() + text[1:]
-
-
-def _clause(pred: Predicate, verbs: dict[str, str], goal: tuple[Predicate, ...]) -> str:
-    target = OBJECT_NAMES[pred.target] if pred.target >= 0 else ""
-    loaded = pred.kind == "switched_on" and any(
-        p.kind == "inside" and p.target == pred.obj for p in goal
-    )
-    return clause(
-        pred.kind,
-        OBJECT_NAMES[pred.obj],
-        target,
-        verbs,
-        lidded=True,
-        close_first=loaded and OBJECTS[pred.obj].container,
-    )
-
 
 def step_by_step_instruction(task: Task, variant: int) -> str:
     """The generated step-by-step instruction number ``variant`` (0-7) for ``task``."""
-    verbs = VERB_SETS[variant]
-    return step_by_step_text([_clause(p, verbs, task.goal) for p in task.goal], variant)
+    return _step_by_step_instruction(HOUSE, task, variant)
 
 
-@dataclass(frozen=True)
-class Instruction:
-    """One instruction string, the task it describes and its split."""
-
-    id: int
-    task_id: int
-    kind: str
-    text: str
-
-
-def _build_instructions() -> tuple[Instruction, ...]:
-    rows: list[tuple[int, str, str]] = []
-    for task in TASKS:
-        abstract = _ABSTRACT[task.id]
-        train = list(abstract[:2]) + [step_by_step_instruction(task, v) for v in TRAIN_VARIANTS]
-        rows += [(task.id, "train", text) for text in train]
-        fine = [step_by_step_instruction(task, v) for v in HELD_OUT_VARIANTS]
-        rows += [(task.id, "fine-grained", text) for text in fine]
-        rows += [(task.id, "abstract", text) for text in abstract[2:]]
-    return tuple(Instruction(i, t, k, s) for i, (t, k, s) in enumerate(rows))
-
-
-INSTRUCTIONS: tuple[Instruction, ...] = _build_instructions()
+INSTRUCTIONS: tuple[Instruction, ...] = build_instructions(
+    HOUSE, TASKS, _ABSTRACT, ("train", "fine-grained", "abstract")
+)
 N_INSTRUCTIONS = len(INSTRUCTIONS)
+_BY_TASK_AND_KIND = by_task_and_kind(INSTRUCTIONS, TASKS, INSTRUCTION_KINDS)
 
 
 def instructions_for(task_id: int, kind: str) -> tuple[Instruction, ...]:
@@ -407,12 +275,6 @@ def instructions_for(task_id: int, kind: str) -> tuple[Instruction, ...]:
         raise ValueError(f"unknown instruction split {kind!r}: use one of {INSTRUCTION_KINDS}")
     return _BY_TASK_AND_KIND[(task_id, kind)]
 
-
-_BY_TASK_AND_KIND: dict[tuple[int, str], tuple[Instruction, ...]] = {
-    (task.id, kind): tuple(i for i in INSTRUCTIONS if i.task_id == task.id and i.kind == kind)
-    for task in TASKS
-    for kind in INSTRUCTION_KINDS
-}
 
 __all__ = [
     "HELD_OUT_VARIANTS",

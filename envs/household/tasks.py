@@ -7,109 +7,26 @@ A task succeeds when all its predicates hold at once (SR); the share that holds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
-
-from rewardgym.envs.household.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS
-from rewardgym.envs.spaces import discrete_index
-
-PREDICATE_KINDS: tuple[str, ...] = (
-    "inside",
-    "on",
-    "held",
-    "switched_on",
-    "open",
-    "closed",
-    "sitting",
+from rewardgym.envs.household.engine.goals import (
+    PREDICATE_KINDS,
+    Task,
+    WorldState,
+    find_task_id,
+    make_predicate,
 )
+from rewardgym.envs.household.engine.goals import Predicate as _EnginePredicate
+from rewardgym.envs.household.world import HOUSE, OBJECT_NAMES
 
 
-class WorldState(Protocol):
-    """What a predicate reads of a world (Household-v0's and Household-v1's both have it)."""
+class Predicate(_EnginePredicate):
+    """One goal condition over Household-v0's objects (the engine's predicate, v0's names)."""
 
-    @property
-    def obj_parent(self) -> Sequence[int]: ...
-
-    @property
-    def is_on(self) -> Sequence[bool]: ...
-
-    @property
-    def is_open(self) -> Sequence[bool]: ...
-
-    @property
-    def held(self) -> int: ...
-
-    @property
-    def sitting(self) -> int: ...
-
-
-@dataclass(frozen=True)
-class Predicate:
-    """One goal condition: a kind, the object it is about and, for placements, the target."""
-
-    kind: str
-    obj: int
-    target: int = -1
-
-    def holds(self, world: WorldState) -> bool:
-        """Whether this condition is true in ``world``."""
-        kind = self.kind
-        if kind == "inside" or kind == "on":
-            return world.obj_parent[self.obj] == self.target
-        if kind == "held":
-            return world.held == self.obj
-        if kind == "switched_on":
-            return world.is_on[self.obj]
-        if kind == "open":
-            return world.is_open[self.obj]
-        if kind == "closed":
-            return not world.is_open[self.obj]
-        return world.sitting == self.obj
-
-    def __str__(self) -> str:
-        """The predicate as ``kind(object[, target])``."""
-        args = OBJECT_NAMES[self.obj]
-        if self.target >= 0:
-            args += f", {OBJECT_NAMES[self.target]}"
-        return f"{self.kind}({args})"
+    object_names = OBJECT_NAMES
 
 
 def predicate(kind: str, obj: str, target: str | None = None) -> Predicate:
     """Build a checked predicate from object names, for example ``predicate("on", "book", "desk")``."""
-    if kind not in PREDICATE_KINDS:
-        raise ValueError(f"unknown predicate kind {kind!r}: use one of {PREDICATE_KINDS}")
-    try:
-        obj_id = OBJECT_INDEX[obj]
-        target_id = -1 if target is None else OBJECT_INDEX[target]
-    except KeyError as err:
-        raise ValueError(f"unknown household object {err.args[0]!r} in predicate {kind}") from None
-    spec = OBJECTS[obj_id]
-    needs = {
-        "inside": spec.grabbable and target is not None and OBJECTS[target_id].container,
-        "on": spec.grabbable and target is not None and OBJECTS[target_id].surface,
-        "held": spec.grabbable,
-        "switched_on": spec.switchable,
-        "open": spec.container,
-        "closed": spec.container,
-        "sitting": spec.sittable,
-    }
-    if not needs[kind]:
-        raise ValueError(f"predicate {kind}({obj}, {target}) does not fit the objects' affordances")
-    return Predicate(kind, obj_id, target_id)
-
-
-@dataclass(frozen=True)
-class Task:
-    """A household task: an id, a short name and the goal predicates that define success."""
-
-    id: int
-    name: str
-    goal: tuple[Predicate, ...]
-
-    def goal_flags(self, world: WorldState) -> list[bool]:
-        """Which of the goal predicates hold in ``world``, in goal order."""
-        return [p.holds(world) for p in self.goal]
+    return make_predicate(Predicate, HOUSE, kind, obj, target)
 
 
 _P = predicate
@@ -153,13 +70,7 @@ N_TASKS = len(TASKS)
 
 def task_id(task: int | str) -> int:
     """The id of ``task``, given as an id or as its name."""
-    if isinstance(task, str):
-        if task in TASK_NAMES:
-            return TASK_NAMES.index(task)
-        raise ValueError(
-            f"unknown household task {task!r}: see rewardgym.envs.household.TASK_NAMES"
-        )
-    return discrete_index(task, N_TASKS, what="household task id", unit="task id")
+    return find_task_id(task, TASK_NAMES, HOUSE)
 
 
 __all__ = [
@@ -169,6 +80,7 @@ __all__ = [
     "TASK_NAMES",
     "Predicate",
     "Task",
+    "WorldState",
     "predicate",
     "task_id",
 ]
