@@ -93,12 +93,13 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
     ``ValueError`` names the option, the unknown values and every valid choice, so a typo
     stops the suite before any work instead of writing empty tables.
     """
+    from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
     from rewardgym.benchmarks.shop_report import BASELINES
 
     if only is None:
         return
     rows = {m.method: m for m in methods(config)}
-    choices = [*(BASELINES if config.baselines else ()), *rows]
+    choices = [*((*BASELINES, *REFERENCE_ROWS) if config.baselines else ()), *rows]
     if not only:
         raise ValueError(f"--only names no row; choose from {', '.join(choices)}")
     unknown = [name for name in only if name not in choices]
@@ -145,6 +146,7 @@ class Suite:
         )
         self.temperature = config.sampling.temperature
         self.choice: dict[str, Any] | None = None
+        self.reference_skipped: str | None = None
         self.timed("data", time.perf_counter() - start)
 
     def timed(self, key: str, seconds: float) -> None:
@@ -221,7 +223,7 @@ class Suite:
         """GRPO from ``start`` with the row's wrapper; returns the trained model's path."""
         import json
 
-        from rewardgym.agents.llm.grpo import train_grpo
+        from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
 
         out = self.out / "models" / f"seed{seed}" / method.method.replace("/", "__")
         logs = out / "log_history.json"
@@ -230,18 +232,14 @@ class Suite:
             return out / "model"
         cfg = replace(self.config.grpo, seed=seed, advantages=method.advantages)
         rows = sample_rows(self.rows(start, method, "train", None), cfg.max_examples, seed)
-        result = train_grpo(
-            start,
-            to_dataset(rows),
-            out,
-            wrapper_for(method),
-            cfg,
-            data=self.data.data,
-            env_kwargs={"context": "latest"},  # the reward reads info["truth"], not the context
+        # The reward reads info["truth"], not the context: the replay env renders the latest page.
+        env = ReplayEnv(to_dataset(rows), self.data.data, {"context": "latest"})
+        options = GRPOOptions(
             progress=self.progress,
             desc=f"row {method.method!r} (seed {seed})",
             model_kind=self.kind,
         )
+        result = train_grpo(start, env, out, wrapper_for(method), cfg, options)
         self.timed("grpo", result.seconds)
         write_json_atomic(logs, result.log_history)
         self.grpo_logs.setdefault(method.method, []).append(result.log_history)
@@ -355,6 +353,29 @@ class Suite:
         env.close()
         self.timed("baselines", time.perf_counter() - start)
 
+    def references(self) -> None:
+        """Score the synthetic shopper's own argmax and one fresh draw on the baselines' test steps."""
+        from rewardgym.agents.baselines.shopper_reference import reference_records
+        from rewardgym.agents.evaluation.shopping import protocol_metrics
+        from rewardgym.envs.shopping.data import resolve_sessions
+
+        if self.data.data is not None:
+            self.reference_skipped = (
+                "No reference rows: they regenerate the embedded synthetic corpus from each "
+                "session's index, and --data names other sessions (their hidden intents are unknown)."
+            )
+            return
+        start = time.perf_counter()
+        store, test = resolve_sessions(None, "test")
+        positions = self.data.positions("test", self.config.eval_sessions)
+        sessions = [store.session(test[p]) for p in positions]
+        found = reference_records(sessions, positions, resamples=self.config.reference_resamples)
+        for name, records in found.by_row().items():
+            self.records[name] = [records]
+            metrics = protocol_metrics(records, "natural").to_dict()
+            self.runs.append({"method": name, "seed": 0, **metrics})
+        self.timed("references", time.perf_counter() - start)
+
 
 def _run_rows(suite: Suite, wanted: list[Method]) -> None:
     config = suite.config
@@ -412,8 +433,11 @@ def run_bench_shop(
     out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     suite = Suite(config, out, data, progress)
     wanted = [m for m in methods(config) if only is None or m.method in only]
-    if config.baselines and (only is None or any(o.startswith("baseline/") for o in only)):
+    if config.baselines and (
+        only is None or any(o.startswith(("baseline/", "reference/")) for o in only)
+    ):
         suite.baselines()
+        suite.references()
     _run_rows(suite, wanted)
     coverage = {}
     if wanted:

@@ -83,7 +83,13 @@ class BenchConfig:
     """Stop the run when the first seed's SFT model has no validation output that parses (a
     wrecked model), instead of reporting rows of zeros."""
     baselines: bool = True
-    """Score the baselines (frequency, random, always-terminate, first-element) as rows."""
+    """Score the baselines (frequency, random, always-terminate, first-element) as rows, and on
+    the embedded synthetic corpus the reference rows (shopper-argmax, shopper-resample)."""
+    reference_resamples: int = 1000
+    """Fresh draws of the synthetic shopper per test step behind reference/shopper-argmax."""
+    train_workers: int = 1
+    """Processes that train the models (one torch thread each) before evaluation; 1 trains in
+    this process. Training seeds and GRPO rows run side by side, each once its start is trained."""
     bootstrap_samples: int = 2000
     """Bootstrap resamples of the test sessions behind every 95% interval."""
     rows: Annotated[tuple[str, ...] | None, tyro.conf.Suppress] = None
@@ -108,6 +114,11 @@ class BenchConfig:
         if not 0.0 < self.validation_fraction < 1.0:
             raise ValueError(
                 f"BenchConfig.validation_fraction={self.validation_fraction}: use a share in (0, 1)"
+            )
+        if self.reference_resamples < 1 or self.train_workers < 1:
+            raise ValueError(
+                f"BenchConfig.reference_resamples={self.reference_resamples}, "
+                f"train_workers={self.train_workers}: use at least 1 of each"
             )
         if self.bootstrap_samples < 1 or not self.seeds:
             raise ValueError(

@@ -5,6 +5,11 @@ sessions): its metrics are computed over the pooled steps and its 95% intervals 
 session bootstrap of :mod:`rewardgym.agents.evaluation.intervals`; ``<metric>_std`` is the
 spread over runs. Figures are percentages. Both protocols are computed; ``rows`` follow the
 configured one and ``protocol_rows`` holds both.
+
+Every model row other than ``sft`` carries ``diff_vs_sft`` and ``diff_vs_sft_ci`` (points of
+exact match, :func:`paired_difference`): the row minus the ``sft`` row on the very test steps
+both scored, with a paired session bootstrap, so a difference is real when its interval
+excludes 0 even where the two rows' own intervals overlap.
 """
 
 from __future__ import annotations
@@ -16,16 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.agents.evaluation.intervals import bootstrap_intervals
+from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
+from rewardgym.agents.evaluation.intervals import CONFIDENCE, bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import (
     PROTOCOLS,
     Protocol,
+    StepRecord,
     protocol_metrics,
     protocol_records,
 )
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.tables import markdown_table
-from rewardgym.envs.shopping.metrics import shop_metrics
+from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
 if TYPE_CHECKING:
@@ -51,6 +58,80 @@ ABLATIONS = (
 TYPES = ("click", "type_and_submit", "terminate")
 HEADLINE = ("exact_match", "type_accuracy", "type_f1")
 TERMS = ("format", "rationale", "type", "attribute", "value", "total")
+REFERENCE = "sft"
+"""The row every other model row is compared with, step by step (``diff_vs_sft``)."""
+
+
+def _item_exact(
+    runs: Sequence[Sequence[StepRecord]], protocol: Protocol
+) -> dict[tuple[int, int], float]:
+    """Exact match (0 or 1) of each scored (session, step), averaged over the runs that scored it."""
+    hits: dict[tuple[int, int], list[float]] = {}
+    for run in runs:
+        for r in protocol_records(run, protocol):
+            match = protocol_match(r.prediction, r.truth, similar=protocol == "paper")
+            hits.setdefault((r.session, r.step), []).append(float(match))
+    return {key: sum(v) / len(v) for key, v in hits.items()}
+
+
+def paired_difference(
+    runs: Sequence[Sequence[StepRecord]],
+    baseline_runs: Sequence[Sequence[StepRecord]],
+    protocol: Protocol = "natural",
+    *,
+    samples: int = 2000,
+    seed: int = 0,
+) -> tuple[float, list[float]] | None:
+    """Exact match of ``runs`` minus that of ``baseline_runs`` (points) and its 95% ``[lo, hi]``.
+
+    Paired: only the (session, step) items both sides scored count, each side's value of an
+    item averaged over its runs; the bootstrap resamples sessions (``samples`` draws, seeded by
+    ``seed``) and recomputes the difference of the drawn sessions' pooled steps, so session
+    effects shared by both rows cancel. None when the two sides share no item.
+    """
+    mine, theirs = _item_exact(runs, protocol), _item_exact(baseline_runs, protocol)
+    common = sorted(set(mine) & set(theirs))
+    if not common:
+        return None
+    sessions = sorted({session for session, _ in common})
+    where = {s: i for i, s in enumerate(sessions)}
+    delta, steps = np.zeros(len(sessions)), np.zeros(len(sessions))
+    for key in common:
+        delta[where[key[0]]] += mine[key] - theirs[key]
+        steps[where[key[0]]] += 1
+    point = 100.0 * float(delta.sum() / steps.sum())
+    n = len(sessions)
+    weights = np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=samples)
+    values = 100.0 * (weights @ delta) / (weights @ steps)
+    tail = 100.0 * (1 - CONFIDENCE) / 2
+    return point, [float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))]
+
+
+def is_real(interval: Sequence[float]) -> bool:
+    """Whether a difference's interval excludes 0 (the difference is not sampling noise)."""
+    return interval[0] > 0.0 or interval[1] < 0.0
+
+
+def difference_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """One sentence naming which rows differ from ``sft`` for real and which within noise."""
+    found: dict[bool, list[str]] = {True: [], False: []}
+    for row in rows:
+        if "diff_vs_sft" in row:
+            lo, hi = row["diff_vs_sft_ci"]
+            found[is_real((lo, hi))].append(
+                f"{row['method']} {float(row['diff_vs_sft']):+.1f} [{lo:+.1f}, {hi:+.1f}]"
+            )
+    if not found[True] and not found[False]:
+        return None
+    parts = [
+        f"{label}: {'; '.join(found[real])}"
+        for real, label in ((True, "real (interval excludes 0)"), (False, "within noise"))
+        if found[real]
+    ]
+    return (
+        "Exact match minus sft's, in points, paired over the test steps both scored (95% "
+        "session bootstrap): " + "; ".join(parts) + "."
+    )
 
 
 def build_rows(
@@ -91,13 +172,28 @@ def build_rows(
         ]
         if temps:
             row["temperature"] = temps[0]
+        if _compared(method) and REFERENCE in records:
+            paired = paired_difference(
+                records[method], records[REFERENCE], protocol, samples=samples
+            )
+            if paired is not None:
+                row["diff_vs_sft"], row["diff_vs_sft_ci"] = paired
         rows.append(row)
     return rows
+
+
+def _compared(method: str) -> bool:
+    """A model row compared with ``sft`` (not sft itself, a baseline or a reference)."""
+    return method != REFERENCE and not method.startswith(("baseline/", "reference/"))
 
 
 def _cell(row: Mapping[str, Any], key: str) -> str:
     if key not in row:
         return ""
+    if key == "diff_vs_sft":
+        lo, hi = row["diff_vs_sft_ci"]
+        verdict = "real" if is_real((lo, hi)) else "noise"
+        return f"{float(row[key]):+.1f} [{lo:+.1f}, {hi:+.1f}] {verdict}"
     interval = row.get(f"{key}_ci")
     if interval is None:
         return f"{float(row[key]):.1f}"
@@ -161,6 +257,8 @@ def render_tables(
     ``note`` (e.g. :data:`SMOKE_NOTE`) is written under every table's heading.
     """
     heads = ["exact %", "type acc %", "type F1 %"]
+    paired = ["exact vs sft (paired, points)"] if any("diff_vs_sft" in r for r in rows) else []
+    compared = [*HEADLINE, "diff_vs_sft"] if paired else list(HEADLINE)
     methods = [r["method"] for r in rows]
     context_rows = [m for m in methods if m in ("shop-r1", "shop-r1/latest-context")]
     temp_rows = [m for m in methods if m.startswith("shop-r1/temp-")]
@@ -172,14 +270,14 @@ def render_tables(
         "pred click %", "pred type %", "pred terminate %", "parses %",
     ]  # fmt: skip
     sections = [
-        ("Table 2: main results", [*BASELINES, *MAIN], list(HEADLINE), heads),
+        ("Table 2: main results", [*BASELINES, *REFERENCE_ROWS, *MAIN], compared, heads + paired),
         (
             "Table 3: per action type (exact and type accuracy, %; share of predicted types)",
             [m for m in methods if not m.startswith("shop-r1/temp-")],
             [*per_type, *share, "parse_rate"],
             per_type_heads,
         ),
-        ("Table 4: ablations", ABLATIONS, list(HEADLINE), heads),
+        ("Table 4: ablations", ABLATIONS, compared, heads + paired),
         (
             "Table 5: context (compact session vs latest page) and sampling temperature",
             [*context_rows, *temp_rows],
@@ -401,7 +499,7 @@ def write_report(
 ) -> dict[str, Any]:
     """Write ``results.json`` / ``.csv`` / ``.md`` and the plots under the suite's ``out``."""
     config = suite.config
-    order = [*BASELINES, *(m.method for m in wanted)]
+    order = [*BASELINES, *REFERENCE_ROWS, *(m.method for m in wanted)]
     protocol_rows = {
         p: build_rows(suite.records, suite.runs, order, p, samples=config.bootstrap_samples)  # type: ignore[arg-type]
         for p in PROTOCOLS
@@ -409,7 +507,7 @@ def write_report(
     rows = protocol_rows[config.protocol]
     other = next(p for p in PROTOCOLS if p != config.protocol)
     certainty = rationale_term(suite.grpo_logs)
-    notes = _notes(suite, coverage, certainty, unparsed_rows(rows))
+    notes = _notes(suite, coverage, certainty, unparsed_rows(rows), difference_note(rows))
     banner = smoke_banner(config)
     note = SMOKE_NOTE if banner else None
     markdown = "\n\n".join(
@@ -456,6 +554,7 @@ def _notes(
     coverage: Mapping[str, float],
     certainty: Mapping[str, float],
     unparsed: Sequence[str] = (),
+    differences: str | None = None,
 ) -> str:
     config = suite.config
     main = ", ".join(str(s) for s in config.seeds)
@@ -494,6 +593,17 @@ def _notes(
             "generated tokens (completion_fits): most outputs are cut before their JSON closes, "
             "whatever the model learned; raise sampling.max_new_tokens for real rows."
         )
+    if differences:
+        lines.append(differences)
+    if any(m.startswith("reference/") for m in suite.records):
+        lines.append(
+            "Reference rows read what no model sees (the session's hidden intent and the "
+            "shopper's state): reference/shopper-argmax is the synthetic shopper's most frequent "
+            f"action over {config.reference_resamples} fresh draws per step, the ceiling of exact "
+            "match; reference/shopper-resample is one fresh draw, a second identical shopper."
+        )
+    elif suite.reference_skipped:
+        lines.append(suite.reference_skipped)
     if certainty:
         lines.append(
             "Measured mean alpha x s(r) over GRPO steps: "
@@ -510,6 +620,9 @@ __all__ = [
     "MAIN",
     "TYPES",
     "build_rows",
+    "difference_note",
+    "is_real",
+    "paired_difference",
     "plot_reward_terms",
     "plot_rows",
     "rationale_term",
