@@ -17,3 +17,17 @@ def test_d3rlpy_warnings_are_plain_text_in_a_log(capsys: pytest.CaptureFixture[s
     assert "fit finished" in out and "epochs=3" in out
     assert "\x1b[" not in out  # no ANSI escape sequences
     assert "progress detail" not in out  # warnings and above only
+
+
+def test_the_warning_our_own_build_causes_is_dropped_and_others_stay(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    quiet_d3rlpy_logs()
+    quiet_d3rlpy_logs()  # twice (every worker process calls it): the filter is not doubled
+    from d3rlpy.logging import LOG
+
+    LOG.warning("Skip building models since they're already built.")
+    LOG.warning("something else went wrong")
+    out = capsys.readouterr().out
+    assert "Skip building models" not in out
+    assert out.count("something else went wrong") == 1
