@@ -4,8 +4,8 @@ The SFT and Shop-R1 models are trained by the shop suite's own code
 (:class:`rewardgym.benchmarks.shop.Suite`, run with the config ``shop``; its sampling temperature
 chosen on the validation split as the suite chooses it), or read from an earlier
 ``rewardgym bench shop`` output (``shop_run``). The live-store row starts from the same SFT
-model and trains with :func:`~rewardgym.agents.simulation.live_grpo.train_live_grpo` at the
-shop preset's GRPO budget, so it differs from the Shop-R1 row only in where its states come
+model and trains with :func:`~rewardgym.agents.llm.grpo.train_grpo` on
+:class:`~rewardgym.agents.simulation.live_grpo.LiveEnv` at the shop preset's GRPO budget, so it differs from the Shop-R1 row only in where its states come
 from: the policy's own visits to the live store instead of logged sessions.
 """
 
@@ -50,7 +50,8 @@ def learned_simulators(
     config: FidelityBenchConfig, root: Path, *, progress: bool = True
 ) -> list[SimPolicy]:
     """Train (or reuse) the learned simulators under ``root``; return them as store visitors."""
-    from rewardgym.agents.simulation.live_grpo import LiveGRPOConfig, train_live_grpo
+    from rewardgym.agents.llm.grpo import GRPOOptions, train_grpo
+    from rewardgym.agents.simulation.live_grpo import LiveEnv
     from rewardgym.benchmarks.shop import Suite, methods
 
     shop = config.shop
@@ -71,16 +72,10 @@ def learned_simulators(
             if row != "sft":
                 paths[row] = suite.grpo(paths["sft"], rows[row], seed)
     if config.live_grpo:
-        live = LiveGRPOConfig(grpo=replace(shop.grpo, seed=seed), max_turns=config.live_turns)
-        result = train_live_grpo(
-            paths["sft"],
-            root / "live-store",
-            live,
-            prompt=prompt,
-            progress=progress,
-            desc=f"row {LIVE_ROW!r}",
-            model_kind=suite.kind,
-        )
+        live = LiveEnv(prompt, max_turns=config.live_turns)
+        options = GRPOOptions(progress=progress, desc=f"row {LIVE_ROW!r}", model_kind=suite.kind)
+        grpo = replace(shop.grpo, seed=seed)
+        result = train_grpo(paths["sft"], live, root / "live-store", None, grpo, options)
         paths[LIVE_ROW] = result.path
     sampling = (
         shop.sampling if temperature is None else replace(shop.sampling, temperature=temperature)

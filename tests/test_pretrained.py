@@ -52,7 +52,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from rewardgym.agents.evaluation.shopping import score_outputs
     from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
     from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
-    from rewardgym.agents.llm.grpo import train_grpo
+    from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
     from rewardgym.agents.llm.model import load_tokenizer
     from rewardgym.agents.llm.policy import LLMPolicy
     from rewardgym.agents.llm.prompt import PromptBuilder
@@ -113,15 +113,11 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
 
     grpo = train_grpo(
         sft.path,
-        to_dataset(rows[:4]),
+        ReplayEnv(to_dataset(rows[:4]), store, {"context": "latest"}),
         tmp_path / "grpo",
         ShopR1Reward,
         replace(tiny.grpo, steps=2, max_completion_tokens=8, save_steps=100),
-        data=store,
-        env_kwargs={"context": "latest"},
-        resume=False,
-        progress=False,
-        model_kind="pretrained",
+        GRPOOptions(resume=False, progress=False, model_kind="pretrained"),
     )
     assert grpo.steps == 2 and len(grpo.series("reward")) == 2
     trained = LLMPolicy.from_path(

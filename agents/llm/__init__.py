@@ -3,7 +3,8 @@
 A policy is any local Hugging Face causal LM (or the few-million-parameter default built here
 with a tokenizer trained on the session corpus); it answers ``rewardgym/ShopSession-v0``
 observations with the paper's JSON output. ``train_sft`` is the supervised cold start and
-``train_grpo`` the RL stage, whose reward comes from stepping the env and its reward wrapper.
+``train_grpo`` the RL stage (on logged sessions, ``ReplayEnv``, or the live store), whose reward
+comes from stepping the env and its reward wrapper.
 Heavy libraries (torch, transformers, trl) load only when a model is built or trained.
 """
 
@@ -17,7 +18,7 @@ from rewardgym.agents.llm.config import (
     SFTRunConfig,
 )
 from rewardgym.agents.llm.dataset import StepRow, step_rows, to_dataset
-from rewardgym.agents.llm.grpo import GRPOResult, train_grpo
+from rewardgym.agents.llm.grpo import GRPOOptions, GRPOResult, ReplayEnv, train_grpo
 from rewardgym.agents.llm.model import build_model, create_default_model, load_model, save_model
 from rewardgym.agents.llm.policy import LLMPolicy
 from rewardgym.agents.llm.prompt import PromptBuilder, build_prompt
@@ -27,12 +28,14 @@ from rewardgym.agents.llm.tokenizer import train_tokenizer
 
 __all__ = [
     "EnvReward",
+    "GRPOOptions",
     "GRPOResult",
     "GRPORunConfig",
     "LLMPolicy",
     "ModelConfig",
     "PromptBuilder",
     "PromptConfig",
+    "ReplayEnv",
     "SFTResult",
     "SFTRunConfig",
     "SamplingConfig",

@@ -146,6 +146,25 @@ def rationale_positions(
     return np.asarray(picked, dtype=np.int64)
 
 
+def rationale_values(
+    tokenizer: PreTrainedTokenizerBase, ids: Sequence[int], text: str, certainty: np.ndarray
+) -> np.ndarray:
+    """The per-token ``certainty`` of a completion (``ids``, decoding to ``text``) at its rationale's tokens."""
+    positions = rationale_positions(tokenizer, ids, text)
+    return certainty[positions[positions < len(certainty)]]
+
+
+def rationale_certainty(tokenizer: PreTrainedTokenizerBase, result: Generation) -> list[np.ndarray]:
+    """Each sampled completion's rationale-token certainty (``result`` recorded with ``certainty``)."""
+    if result.certainty is None:
+        raise ValueError("the generation recorded no certainty: call generate(..., certainty=kind)")
+    texts = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
+    return [
+        rationale_values(tokenizer, ids, text, values)
+        for ids, text, values in zip(result.completion_ids, texts, result.certainty, strict=True)
+    ]
+
+
 def policy_output(
     tokenizer: PreTrainedTokenizerBase,
     ids: Sequence[int],
@@ -155,9 +174,9 @@ def policy_output(
     """The reward channel for one completion: its text plus its rationale tokens' certainty values."""
     if certainty is None:
         return PolicyOutput(text)
-    positions = rationale_positions(tokenizer, ids, text)
-    positions = positions[positions < len(certainty)]
-    return PolicyOutput(text, rationale_token_certainty=certainty[positions])
+    return PolicyOutput(
+        text, rationale_token_certainty=rationale_values(tokenizer, ids, text, certainty)
+    )
 
 
 __all__ = [
@@ -165,7 +184,9 @@ __all__ = [
     "Generation",
     "generate",
     "policy_output",
+    "rationale_certainty",
     "rationale_positions",
+    "rationale_values",
     "record_certainty",
     "token_char_ends",
 ]

@@ -1,8 +1,14 @@
-"""GRPO with TRL's ``GRPOTrainer``, rewarded by stepping the env and its wrapper stack.
+"""GRPO with TRL's ``GRPOTrainer``, rewarded by stepping an env and its wrapper stack: the one entry point.
+
+:func:`train_grpo` trains on a :class:`GRPOEnv`, which says where the prompts, the rollouts
+and the rewards come from: :class:`ReplayEnv` replays logged sessions in ``ShopSession-v0``
+(teacher forcing: each row's session is reset and the human's earlier steps replayed), and
+:class:`~rewardgym.agents.simulation.live_grpo.LiveEnv` lets the policy act on the live store
+``ShopStore-v0`` for several turns before the group is sampled. Everything else is shared.
 
 The policy starts from a saved model (the SFT cold start, or the raw default model) whose path
 also rebuilds TRL's frozen reference for the KL term (beta = 0.001, Shop-R1's). Each step
-samples ``num_generations`` completions for each of ``prompts_per_step`` logged steps;
+samples ``num_generations`` completions for each of ``prompts_per_step`` rows;
 :class:`~rewardgym.agents.llm.rewards.EnvReward` scores them through the wrapper. When the
 stack pays self-certainty, a ``rollout_func`` samples with the trainer's own model and records
 the policy's per-token certainty from the logits of the very forward passes that sampled
@@ -20,23 +26,23 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import gymnasium as gym
 
 from rewardgym.agents.llm.config import GRPORunConfig, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, make_env
-from rewardgym.agents.llm.generation import generate, rationale_positions
+from rewardgym.agents.llm.generation import Generation, generate, rationale_certainty
 from rewardgym.agents.llm.model import bf16_available, load_tokenizer, offline, save_model
 from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
 from rewardgym.wrappers.self_certainty import CertaintyKind
 
 if TYPE_CHECKING:
     from datasets import Dataset
-    from transformers import TrainerCallback
+    from transformers import PreTrainedTokenizerBase, TrainerCallback
 
 ORDER_LOG = "data_order.jsonl"
 
@@ -54,6 +60,63 @@ class GRPOResult:
     def series(self, key: str) -> list[float]:
         """One logged metric over the steps (e.g. ``reward`` or ``reward_terms/type``)."""
         return [float(r[key]) for r in self.log_history if key in r]
+
+
+@dataclass(frozen=True)
+class GRPOOptions:
+    """How one GRPO run is carried out, beside its hyperparameters (:class:`GRPORunConfig`)."""
+
+    resume: bool = True
+    """Resume from the newest checkpoint under ``out/trainer`` when there is one."""
+    progress: bool = True
+    """Show a one-line progress bar."""
+    use_vllm: bool = False
+    """Generate with vLLM (TRL's ``use_vllm``); self-certainty then costs one forward pass."""
+    callbacks: Sequence[TrainerCallback] = ()
+    """Extra ``transformers`` trainer callbacks."""
+    desc: str = ""
+    """Names the run in progress bars and errors."""
+    model_kind: ModelKind = "scratch"
+    """The default model (``scratch``) or a pretrained one: picks the learning rate."""
+
+
+@dataclass
+class GRPOSetup:
+    """What a :class:`GRPOEnv` hands the trainer: its rows, its reward and its rollout."""
+
+    rows: Dataset
+    """Training rows with ``prompt``, ``session`` and ``step`` columns (others are dropped)."""
+    reward: EnvReward
+    """The TRL reward function stepping the env and its wrapper stack."""
+    rollout: Any
+    """A TRL ``rollout_func``, or None for TRL's own generation."""
+    close: Callable[[], None] = lambda: None
+    """Releases the env once training ends."""
+
+
+class GRPOEnv(Protocol):
+    """Where a GRPO run's rows, rollouts and rewards come from (:class:`ReplayEnv`, ``LiveEnv``)."""
+
+    def setup(
+        self, wrapper: WrapperFactory | None, config: GRPORunConfig, out: Path, options: GRPOOptions
+    ) -> GRPOSetup:
+        """Build the rows, the reward (``wrapper`` around the env; None: the env's own default)
+        and the rollout for a run of ``config`` writing under ``out``."""
+        ...
+
+
+def trl_rollout(
+    tokenizer: PreTrainedTokenizerBase, prompt_ids: list[list[int]], result: Generation
+) -> dict[str, Any]:
+    """TRL's ``rollout_func`` result for ``result``, plus ``rationale_certainty`` when recorded."""
+    out: dict[str, Any] = {
+        "prompt_ids": prompt_ids,
+        "completion_ids": result.completion_ids,
+        "logprobs": None,
+    }
+    if result.certainty is not None:
+        out["rationale_certainty"] = rationale_certainty(tokenizer, result)
+    return out
 
 
 def make_rollout(kind: CertaintyKind | None) -> Any:
@@ -78,23 +141,33 @@ def make_rollout(kind: CertaintyKind | None) -> Any:
                 result = generate(
                     model, tokenizer, prompt_ids, trainer.generation_config, certainty=kind
                 )
-        out: dict[str, Any] = {
-            "prompt_ids": prompt_ids,
-            "completion_ids": result.completion_ids,
-            "logprobs": None,
-        }
-        if kind is None:
-            return out
-        texts = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
-        assert result.certainty is not None
-        rationale = []
-        for ids, text, values in zip(result.completion_ids, texts, result.certainty, strict=True):
-            positions = rationale_positions(tokenizer, ids, text)
-            rationale.append(values[positions[positions < len(values)]])
-        out["rationale_certainty"] = rationale
-        return out
+        return trl_rollout(tokenizer, prompt_ids, result)
 
     return rollout
+
+
+@dataclass(frozen=True)
+class ReplayEnv:
+    """GRPO on logged steps: ``ShopSession-v0`` replays each row's session up to its step.
+
+    ``rows`` hold ``prompt``, ``session`` and ``step`` columns (``to_dataset(step_rows(...))``);
+    the reward resets a training-split env of ``data`` (built with ``env_kwargs``) to the row's
+    session, replays the human's earlier steps and steps the completion.
+    """
+
+    rows: Dataset
+    data: DataArg = None
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    def setup(
+        self, wrapper: WrapperFactory | None, config: GRPORunConfig, out: Path, options: GRPOOptions
+    ) -> GRPOSetup:
+        """A training-split env wrapped by ``wrapper`` (None keeps its exact-match reward)."""
+        env: gym.Env = make_env(self.data, "train", dict(self.env_kwargs))
+        env = wrapper(env) if wrapper is not None else env
+        reward = EnvReward(env, order_log=out / ORDER_LOG)
+        rollout = make_rollout(reward.kind) if not options.use_vllm else None
+        return GRPOSetup(self.rows, reward, rollout, env.close)
 
 
 def last_checkpoint(out: str | os.PathLike[str]) -> Path | None:
@@ -108,70 +181,17 @@ def last_checkpoint(out: str | os.PathLike[str]) -> Path | None:
 
 def train_grpo(
     model_path: str | os.PathLike[str],
-    dataset: Dataset,
+    env: GRPOEnv,
     out: str | os.PathLike[str],
     wrapper: WrapperFactory | None = None,
     config: GRPORunConfig | None = None,
-    *,
-    data: DataArg = None,
-    env_kwargs: Mapping[str, Any] | None = None,
-    resume: bool = True,
-    progress: bool = True,
-    use_vllm: bool = False,
-    callbacks: Sequence[TrainerCallback] = (),
-    desc: str = "",
-    model_kind: ModelKind = "scratch",
+    options: GRPOOptions | None = None,
 ) -> GRPOResult:
-    """Train with GRPO from ``model_path`` on ``dataset`` rows; save the policy under ``out/model``.
+    """Train with GRPO from ``model_path`` on ``env``'s rows; save the policy under ``out/model``.
 
-    ``wrapper`` wraps a fresh training-split env (None keeps the env's own exact-match reward);
-    ``dataset`` holds ``prompt``, ``session`` and ``step`` columns (extra columns are ignored).
-    ``desc`` names the run in progress bars and errors.
-    """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    env: gym.Env = make_env(data, "train", env_kwargs or {})
-    env = wrapper(env) if wrapper is not None else env
-    reward = EnvReward(env, order_log=out / ORDER_LOG)
-    rollout = make_rollout(reward.kind) if not use_vllm else None
-    try:
-        return run_grpo(
-            model_path,
-            dataset,
-            out,
-            reward,
-            rollout,
-            config,
-            resume=resume,
-            progress=progress,
-            use_vllm=use_vllm,
-            callbacks=callbacks,
-            desc=desc,
-            model_kind=model_kind,
-        )
-    finally:
-        env.close()
-
-
-def run_grpo(
-    model_path: str | os.PathLike[str],
-    dataset: Dataset,
-    out: str | os.PathLike[str],
-    reward: EnvReward,
-    rollout: Any,
-    config: GRPORunConfig | None = None,
-    *,
-    resume: bool = True,
-    progress: bool = True,
-    use_vllm: bool = False,
-    callbacks: Sequence[TrainerCallback] = (),
-    desc: str = "",
-    model_kind: ModelKind = "scratch",
-) -> GRPOResult:
-    """Run TRL's ``GRPOTrainer`` with ``reward`` (an :class:`EnvReward`) and ``rollout`` (a TRL ``rollout_func`` or None).
-
-    The one place the trainer is configured: :func:`train_grpo` (replayed sessions) and the
-    live-store GRPO of :mod:`rewardgym.agents.simulation.live_grpo` both come through here.
+    ``env`` is a :class:`ReplayEnv` (logged sessions) or a
+    :class:`~rewardgym.agents.simulation.live_grpo.LiveEnv` (the live store); ``wrapper`` wraps
+    its env (None: the replay env's exact-match reward, the live store's ``ShopR1Reward``).
     """
     import torch
     from trl import GRPOConfig, GRPOTrainer
@@ -181,58 +201,66 @@ def run_grpo(
     offline()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     config = config or GRPORunConfig()
+    options = options or GRPOOptions()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer = load_tokenizer(model_path)
-    columns = [c for c in dataset.column_names if c not in ("prompt", "session", "step")]
-    train = dataset.remove_columns(columns)
-    args = GRPOConfig(
-        output_dir=str(out / "trainer"),
-        max_steps=config.steps,
-        learning_rate=config.rate(model_kind),
-        beta=config.beta,
-        num_generations=config.num_generations,
-        per_device_train_batch_size=config.prompts_per_step * config.num_generations,
-        gradient_accumulation_steps=1,
-        max_completion_length=config.max_completion_tokens,
-        temperature=config.temperature,
-        top_p=1.0,
-        scale_rewards=config.scale_rewards,
-        multi_objective_aggregation=(
-            "normalize_then_sum" if config.advantages == "per-term" else "sum_then_normalize"
-        ),
-        loss_type="grpo",
-        save_strategy="steps",
-        save_steps=config.save_steps,
-        logging_steps=1,
-        report_to="none",
-        seed=config.seed,
-        data_seed=config.seed,
-        use_cpu=not torch.cuda.is_available(),
-        disable_tqdm=True,
-        use_vllm=use_vllm,
-        bf16=config.bf16 and bf16_available(),
-        activation_checkpointing=config.checkpointing(model_kind),
-        model_init_kwargs={"dtype": "float32"},
-    )
-    funcs: list[Any] = reward.term_functions() if config.advantages == "per-term" else [reward]
-    trainer = GRPOTrainer(
-        model=str(model_path),
-        reward_funcs=[cast(Any, f) for f in funcs],
-        args=args,
-        train_dataset=train,
-        processing_class=tokenizer,
-        rollout_func=rollout,
-        callbacks=[LossGuard(f"GRPO {desc}".strip()), *callbacks],
-    )
-    policy: Any = trainer.model
-    reward.bind_model(policy, tokenizer)
-    quiet(trainer, CompactProgress(f"GRPO {desc}", ("reward", "kl"), enabled=progress))
-    checkpoint = last_checkpoint(out) if resume else None
-    start = time.perf_counter()
-    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    seconds = time.perf_counter() - start
-    path = save_model(policy, tokenizer, out / "model")
+    setup = env.setup(wrapper, config, out, options)
+    try:
+        tokenizer = load_tokenizer(model_path)
+        columns = [c for c in setup.rows.column_names if c not in ("prompt", "session", "step")]
+        train = setup.rows.remove_columns(columns)
+        kind = options.model_kind
+        args = GRPOConfig(
+            output_dir=str(out / "trainer"),
+            max_steps=config.steps,
+            learning_rate=config.rate(kind),
+            beta=config.beta,
+            num_generations=config.num_generations,
+            per_device_train_batch_size=config.prompts_per_step * config.num_generations,
+            gradient_accumulation_steps=1,
+            max_completion_length=config.max_completion_tokens,
+            temperature=config.temperature,
+            top_p=1.0,
+            scale_rewards=config.scale_rewards,
+            multi_objective_aggregation=(
+                "normalize_then_sum" if config.advantages == "per-term" else "sum_then_normalize"
+            ),
+            loss_type="grpo",
+            save_strategy="steps",
+            save_steps=config.save_steps,
+            logging_steps=1,
+            report_to="none",
+            seed=config.seed,
+            data_seed=config.seed,
+            use_cpu=not torch.cuda.is_available(),
+            disable_tqdm=True,
+            use_vllm=options.use_vllm,
+            bf16=config.bf16 and bf16_available(),
+            activation_checkpointing=config.checkpointing(kind),
+            model_init_kwargs={"dtype": "float32"},
+        )
+        reward = setup.reward
+        funcs: list[Any] = reward.term_functions() if config.advantages == "per-term" else [reward]
+        desc = f"GRPO {options.desc}".strip()
+        trainer = GRPOTrainer(
+            model=str(model_path),
+            reward_funcs=[cast(Any, f) for f in funcs],
+            args=args,
+            train_dataset=train,
+            processing_class=tokenizer,
+            rollout_func=setup.rollout,
+            callbacks=[LossGuard(desc), *options.callbacks],
+        )
+        policy: Any = trainer.model
+        reward.bind_model(policy, tokenizer)
+        quiet(trainer, CompactProgress(desc, ("reward", "kl"), enabled=options.progress))
+        checkpoint = last_checkpoint(out) if options.resume else None
+        start = time.perf_counter()
+        trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+        seconds = time.perf_counter() - start
+        path = save_model(policy, tokenizer, out / "model")
+    finally:
+        setup.close()
     return GRPOResult(
         path,
         list(trainer.state.log_history),
@@ -244,9 +272,13 @@ def run_grpo(
 
 __all__ = [
     "ORDER_LOG",
+    "GRPOEnv",
+    "GRPOOptions",
     "GRPOResult",
+    "GRPOSetup",
+    "ReplayEnv",
     "last_checkpoint",
     "make_rollout",
-    "run_grpo",
     "train_grpo",
+    "trl_rollout",
 ]

@@ -1,5 +1,7 @@
 """Multi-turn GRPO on the live store: the policy acts over several turns in ``ShopStore-v0``, each step earns Shop-R1's reward.
 
+:class:`LiveEnv` is the live store as a :class:`~rewardgym.agents.llm.grpo.GRPOEnv`, trained
+through the one entry point, ``train_grpo(model, LiveEnv(prompt), out, wrapper, config)``.
 TRL's ``GRPOTrainer`` takes custom rollouts through its ``rollout_func``; this module supplies
 one (:class:`LiveRollout`) and the matching reward function (:class:`LiveStoreReward`). A
 training row names a held-out-from-evaluation intent (``session``) and a turn (``step``).
@@ -17,7 +19,6 @@ Shop-R1's JSON action format instead.
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
 from collections.abc import Callable, Sequence
@@ -27,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from rewardgym.agents.llm.config import GRPORunConfig, ModelKind, PromptConfig
-from rewardgym.agents.llm.generation import generate, rationale_positions
+from rewardgym.agents.llm.config import GRPORunConfig, PromptConfig
+from rewardgym.agents.llm.generation import generate
+from rewardgym.agents.llm.grpo import ORDER_LOG, GRPOOptions, GRPOSetup, trl_rollout
 from rewardgym.agents.llm.prompt import PromptBuilder
 from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
@@ -38,15 +40,13 @@ from rewardgym.wrappers.policy_output import PolicyOutput
 if TYPE_CHECKING:
     from datasets import Dataset
 
-    from rewardgym.agents.llm.grpo import GRPOResult
-
 
 @dataclass(frozen=True)
-class LiveGRPOConfig:
-    """Multi-turn GRPO on ``ShopStore-v0``: which visits, how deep, and the GRPO run itself."""
+class LiveEnv:
+    """Multi-turn GRPO on ``ShopStore-v0``: which visits, how deep, and how prompts are built."""
 
-    grpo: GRPORunConfig = field(default_factory=GRPORunConfig)
-    """The GRPO run (steps, learning rate, group size, prompts per step, ...), as for the replay rows."""
+    prompt: PromptConfig = field(default_factory=PromptConfig)
+    """How each reached state becomes a prompt (the policy's own prompt settings)."""
     max_turns: int = 4
     """Deepest turn a group is sampled at; turn ``t`` follows ``t - 1`` of the policy's own actions."""
     intents: int = 2000
@@ -57,19 +57,32 @@ class LiveGRPOConfig:
     def __post_init__(self) -> None:
         if self.max_turns < 1 or self.intents < 1:
             raise ValueError(
-                f"LiveGRPOConfig needs max_turns >= 1 and intents >= 1 (got {self.max_turns}, "
+                f"LiveEnv needs max_turns >= 1 and intents >= 1 (got {self.max_turns}, "
                 f"{self.intents})"
             )
 
+    def setup(
+        self, wrapper: WrapperFactory | None, config: GRPORunConfig, out: Path, options: GRPOOptions
+    ) -> GRPOSetup:
+        """``config.steps x prompts_per_step`` rows, the live rollout and its reward (``wrapper``
+        around the reached state; None: ``ShopR1Reward``)."""
+        from rewardgym.wrappers import ShopR1Reward
 
-def live_rows(config: LiveGRPOConfig, count: int, seed: int = 0) -> Dataset:
+        rollout = LiveRollout(self.store, self.prompt)
+        reward = LiveStoreReward(rollout, wrapper or ShopR1Reward, order_log=out / ORDER_LOG)
+        rollout.certainty = reward.kind
+        rows = live_rows(self, config.steps * config.prompts_per_step, seed=config.seed)
+        return GRPOSetup(rows, reward, rollout, reward.env.close)
+
+
+def live_rows(env: LiveEnv, count: int, seed: int = 0) -> Dataset:
     """``count`` training rows (``prompt`` placeholder, ``session`` = intent, ``step`` = turn), drawn with ``seed``."""
     from datasets import Dataset
 
     rng = random.Random(f"rewardgym-live-grpo:{seed}")
     rows = []
     for _ in range(count):
-        intent, turn = rng.randrange(config.intents), rng.randint(1, config.max_turns)
+        intent, turn = rng.randrange(env.intents), rng.randint(1, env.max_turns)
         rows.append({"prompt": f"visit {intent}, turn {turn}", "session": intent, "step": turn})
     return Dataset.from_list(rows)
 
@@ -161,22 +174,7 @@ class LiveRollout:
             result = generate(
                 model, tokenizer, prompt_ids, trainer.generation_config, certainty=self.certainty
             )
-        out: dict[str, Any] = {
-            "prompt_ids": prompt_ids,
-            "completion_ids": result.completion_ids,
-            "logprobs": None,
-        }
-        if self.certainty is not None:
-            assert result.certainty is not None
-            decoded = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
-            rationale = []
-            for ids, text, values in zip(
-                result.completion_ids, decoded, result.certainty, strict=True
-            ):
-                positions = rationale_positions(tokenizer, ids, text)
-                rationale.append(values[positions[positions < len(values)]])
-            out["rationale_certainty"] = rationale
-        return out
+        return trl_rollout(tokenizer, prompt_ids, result)
 
 
 def _key(prompt: Any) -> tuple[int, int]:
@@ -208,46 +206,9 @@ class LiveStoreReward(EnvReward):
         return float(reward), info
 
 
-def train_live_grpo(
-    model_path: str | os.PathLike[str],
-    out: str | os.PathLike[str],
-    config: LiveGRPOConfig,
-    *,
-    prompt: PromptConfig,
-    wrapper: WrapperFactory | None = None,
-    progress: bool = True,
-    desc: str = "live store",
-    model_kind: ModelKind = "scratch",
-) -> GRPOResult:
-    """Multi-turn GRPO on ``ShopStore-v0`` from ``model_path`` (Shop-R1's reward by default); the model goes to ``out/model``."""
-    from rewardgym.agents.llm.grpo import ORDER_LOG, run_grpo
-    from rewardgym.wrappers import ShopR1Reward
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    rollout = LiveRollout(config.store, prompt)
-    reward = LiveStoreReward(rollout, wrapper or ShopR1Reward, order_log=out / ORDER_LOG)
-    rollout.certainty = reward.kind
-    grpo = config.grpo
-    rows = live_rows(config, grpo.steps * grpo.prompts_per_step, seed=grpo.seed)
-    result = run_grpo(
-        model_path,
-        rows,
-        out,
-        reward,
-        rollout,
-        grpo,
-        progress=progress,
-        desc=desc,
-        model_kind=model_kind,
-    )
-    return result
-
-
 __all__ = [
-    "LiveGRPOConfig",
+    "LiveEnv",
     "LiveRollout",
     "LiveStoreReward",
     "live_rows",
-    "train_live_grpo",
 ]

@@ -19,15 +19,16 @@ SCRIPT = textwrap.dedent(
     from dataclasses import replace
     import torch.distributed as dist
     from datasets import load_from_disk
-    from rewardgym.agents.llm.grpo import train_grpo
+    from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
     from rewardgym.benchmarks.shop_config import preset
     from rewardgym.wrappers import BinaryMatchReward
 
     model, rows, out, store = sys.argv[1:5]
     tiny = preset("tiny")
     config = replace(tiny.grpo, steps=2, save_steps=100, num_generations=2, prompts_per_step=2)
-    result = train_grpo(model, load_from_disk(rows), out, BinaryMatchReward, config, data=store,
-                        env_kwargs={"context": "latest"}, progress=False, resume=False)
+    env = ReplayEnv(load_from_disk(rows), store, {"context": "latest"})
+    result = train_grpo(model, env, out, BinaryMatchReward, config,
+                        GRPOOptions(progress=False, resume=False))
     rank = dist.get_rank() if dist.is_initialized() else -1
     report = {"rank": rank, "world": dist.get_world_size() if dist.is_initialized() else 1,
               "backend": dist.get_backend() if dist.is_initialized() else None,

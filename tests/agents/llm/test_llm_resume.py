@@ -12,7 +12,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from rewardgym.agents.llm.dataset import to_dataset
-from rewardgym.agents.llm.grpo import ORDER_LOG, last_checkpoint, train_grpo
+from rewardgym.agents.llm.grpo import (
+    ORDER_LOG,
+    GRPOOptions,
+    ReplayEnv,
+    last_checkpoint,
+    train_grpo,
+)
 from rewardgym.agents.llm.prompt import env_kwargs
 from rewardgym.wrappers import BinaryMatchReward
 
@@ -23,7 +29,7 @@ KILLED_RUN = textwrap.dedent(
     from datasets import load_from_disk
     from transformers import TrainerCallback
     from rewardgym.benchmarks.shop_config import preset
-    from rewardgym.agents.llm.grpo import train_grpo
+    from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
     from rewardgym.agents.llm.prompt import env_kwargs
     from rewardgym.wrappers import BinaryMatchReward
 
@@ -35,9 +41,9 @@ KILLED_RUN = textwrap.dedent(
     model, rows, out, store = sys.argv[1:5]
     tiny = preset("tiny")
     config = replace(tiny.grpo, steps=4, save_steps=2, num_generations=2, learning_rate=1e-3)
-    train_grpo(model, load_from_disk(rows), out, BinaryMatchReward, config, data=store,
-               env_kwargs=env_kwargs(tiny.prompt), progress=False,
-               callbacks=[KillAfterCheckpoint()])
+    env = ReplayEnv(load_from_disk(rows), store, env_kwargs(tiny.prompt))
+    options = GRPOOptions(progress=False, callbacks=[KillAfterCheckpoint()])
+    train_grpo(model, env, out, BinaryMatchReward, config, options)
     """
 )
 
@@ -68,14 +74,11 @@ def test_killed_run_resumes_with_the_same_data_order(
     assert not (killed / "model").exists()
 
     config = replace(tiny_config.grpo, steps=4, save_steps=2, num_generations=2, learning_rate=1e-3)
-    common = {
-        "data": shop_store,
-        "env_kwargs": env_kwargs(tiny_config.prompt),
-        "progress": False,
-    }
-    resumed = train_grpo(tiny_model, dataset, killed, BinaryMatchReward, config, **common)
+    replay = ReplayEnv(dataset, shop_store, env_kwargs(tiny_config.prompt))
+    quiet = GRPOOptions(progress=False)
+    resumed = train_grpo(tiny_model, replay, killed, BinaryMatchReward, config, quiet)
     straight = train_grpo(
-        tiny_model, dataset, tmp_path / "straight", BinaryMatchReward, config, **common
+        tiny_model, replay, tmp_path / "straight", BinaryMatchReward, config, quiet
     )
     assert resumed.steps == straight.steps == 4
     # The killed process logged steps 0-1, the resumed one only 2-3, fed the straight run's rows.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,11 +13,13 @@ import pytest
 import torch
 
 from rewardgym.agents.llm.dataset import sample_rows, to_dataset
-from rewardgym.agents.llm.grpo import ORDER_LOG, train_grpo
+from rewardgym.agents.llm.grpo import ORDER_LOG, GRPOOptions, ReplayEnv, train_grpo
 from rewardgym.agents.llm.model import load_model
 from rewardgym.agents.llm.prompt import env_kwargs
 from rewardgym.agents.llm.sft import completion_loss, train_sft
 from rewardgym.wrappers import PolicyOutput, ShopR1Reward
+
+QUIET = GRPOOptions(resume=False, progress=False)
 
 
 class ShortOutputReward(gym.Wrapper):
@@ -72,17 +75,8 @@ def test_grpo_follows_a_user_wrapper(
         max_completion_tokens=16,
         save_steps=100,
     )
-    result = train_grpo(
-        tiny_model,
-        to_dataset(tiny_rows),
-        tmp_path,
-        ShortOutputReward,
-        config,
-        data=shop_store,
-        env_kwargs=env_kwargs(tiny_config.prompt),
-        resume=False,
-        progress=False,
-    )
+    env = ReplayEnv(to_dataset(tiny_rows), shop_store, env_kwargs(tiny_config.prompt))
+    result = train_grpo(tiny_model, env, tmp_path, ShortOutputReward, config, QUIET)
     rewards = result.series("reward")
     assert len(rewards) == 8 and result.steps == 8
     assert np.mean(rewards[-3:]) > np.mean(rewards[:3])
@@ -94,17 +88,8 @@ def test_grpo_with_shop_r1_logs_every_reward_term(
     sft_model: Path, shop_store: Path, tiny_rows, tiny_config, tmp_path: Path
 ) -> None:
     config = replace(tiny_config.grpo, steps=2, learning_rate=1e-3, save_steps=100)
-    result = train_grpo(
-        sft_model,
-        to_dataset(tiny_rows),
-        tmp_path,
-        ShopR1Reward,
-        config,
-        data=shop_store,
-        env_kwargs=env_kwargs(tiny_config.prompt),
-        resume=False,
-        progress=False,
-    )
+    env = ReplayEnv(to_dataset(tiny_rows), shop_store, env_kwargs(tiny_config.prompt))
+    result = train_grpo(sft_model, env, tmp_path, ShopR1Reward, config, QUIET)
     last = result.log_history[-2]
     for term in ("format", "rationale", "type", "attribute", "value", "total"):
         assert f"reward_terms/{term}" in last
@@ -148,17 +133,8 @@ def test_grpo_with_per_term_advantages_gives_each_term_its_own_reward(
     config = replace(
         tiny_config.grpo, steps=2, learning_rate=1e-3, save_steps=100, advantages="per-term"
     )
-    result = train_grpo(
-        sft_model,
-        to_dataset(tiny_rows),
-        tmp_path,
-        ShopR1Reward,
-        config,
-        data=shop_store,
-        env_kwargs=env_kwargs(tiny_config.prompt),
-        resume=False,
-        progress=False,
-    )
+    env = ReplayEnv(to_dataset(tiny_rows), shop_store, env_kwargs(tiny_config.prompt))
+    result = train_grpo(sft_model, env, tmp_path, ShopR1Reward, config, QUIET)
     step = next(r for r in result.log_history if "rewards/term_type/mean" in r)
     total = sum(
         step[f"rewards/term_{t}/mean"]
@@ -168,3 +144,26 @@ def test_grpo_with_per_term_advantages_gives_each_term_its_own_reward(
     assert (
         len((tmp_path / ORDER_LOG).read_text().splitlines()) == 2
     )  # the env is stepped once per batch
+
+
+def test_the_one_entry_point_trains_on_the_live_store(
+    sft_model: Path, tiny_config, tmp_path: Path
+) -> None:
+    from rewardgym.agents.simulation.live_grpo import LiveEnv
+
+    config = replace(
+        tiny_config.grpo,
+        steps=1,
+        num_generations=2,
+        prompts_per_step=2,
+        max_completion_tokens=24,
+        save_steps=100,
+    )
+    live = LiveEnv(tiny_config.prompt, max_turns=2, intents=5)
+    result = train_grpo(sft_model, live, tmp_path, None, config, QUIET)
+    assert result.steps == 1 and (tmp_path / "model" / "model.safetensors").is_file()
+    last = result.log_history[-2]
+    assert "reward_terms/type" in last  # the live store's default reward: Shop-R1's
+    assert last["reward_terms/rationale_missing"] == 0.0  # the live rollout supplied certainty
+    (line,) = (tmp_path / ORDER_LOG).read_text().splitlines()
+    assert all(0 <= s < 5 and 1 <= t <= 2 for s, t in json.loads(line)["rows"])

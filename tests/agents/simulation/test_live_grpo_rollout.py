@@ -8,7 +8,7 @@ import pytest
 
 from rewardgym.agents.llm.config import PromptConfig
 from rewardgym.agents.simulation.live_grpo import (
-    LiveGRPOConfig,
+    LiveEnv,
     LiveRollout,
     LiveStoreReward,
     live_rows,
@@ -24,12 +24,12 @@ def click(name: str) -> str:
 
 
 def test_rows_name_intents_and_turns_within_range() -> None:
-    rows = live_rows(LiveGRPOConfig(max_turns=3, intents=50), 40, seed=1)
+    rows = live_rows(LiveEnv(max_turns=3, intents=50), 40, seed=1)
     assert len(rows) == 40 and set(rows.column_names) == {"prompt", "session", "step"}
     assert all(0 <= s < 50 for s in rows["session"]) and set(rows["step"]) <= {1, 2, 3}
     assert rows[0]["prompt"] == f"visit {rows[0]['session']}, turn {rows[0]['step']}"
     with pytest.raises(ValueError, match="max_turns"):
-        LiveGRPOConfig(max_turns=0)
+        LiveEnv(max_turns=0)
 
 
 def test_play_advances_each_visit_by_the_policys_own_actions() -> None:
