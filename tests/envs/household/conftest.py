@@ -70,6 +70,22 @@ def rollouts(env_id: str, kwargs: dict[str, Any], *, extra: Callable[[Any], Any]
     return records
 
 
+def probe_worlds(first: Any, grabbable: list[int], n_objects: int, lidded: list[bool]) -> list[Any]:
+    """States the rollouts rarely reach: one object in hand, next to any object, its door open or shut."""
+    worlds = []
+    for held in grabbable:
+        for near in range(n_objects):
+            if near == held:
+                continue
+            for opened in (False, True) if lidded[near] else (False,):
+                world = first.copy()
+                world.obj_room[held], world.obj_parent[held], world.held = -1, -1, held
+                world.agent_room, world.near = world.obj_room[near], near
+                world.is_open[near] = opened
+                worlds.append(world)
+    return worlds
+
+
 def dataset_record(data: Any) -> dict[str, Any]:
     """Everything a collected ``TrajectoryDataset`` holds except its wall-clock timing."""
     info = {k: v for k, v in data.info.items() if k != "collect_seconds"}
@@ -87,13 +103,23 @@ def dataset_record(data: Any) -> dict[str, Any]:
 
 def v0_payloads() -> dict[str, Any]:
     """Household-v0's pinned payloads by name."""
-    from rewardgym.envs.household import ACTION_NAMES, INSTRUCTIONS, LAYOUTS, ROOMS, TASKS, World
+    from rewardgym.envs.household import (
+        ACTION_NAMES,
+        INSTRUCTIONS,
+        LAYOUTS,
+        OBJECTS,
+        ROOMS,
+        TASKS,
+        World,
+        apply_action,
+    )
     from rewardgym.envs.household import plan as v0_plan
     from rewardgym.envs.trajectories.collect import collect_dataset
     from rewardgym.envs.trajectories.config import CollectConfig
 
-    def none(_: Any) -> None:
-        return None
+    def rule_texts(base: Any) -> list[str]:
+        # What every action would do now: "" or the broken rule's sentence.
+        return [apply_action(base.world.copy(), a) for a in range(len(ACTION_NAMES))]
 
     out: dict[str, Any] = {
         "tables": [ACTION_NAMES, [str(t.goal) for t in TASKS], [i.text for i in INSTRUCTIONS]],
@@ -106,10 +132,15 @@ def v0_payloads() -> dict[str, Any]:
         ],
     }
     for layout in LAYOUTS:
+        first = World(layout)
+        grabbable = [o for o, spec in enumerate(OBJECTS) if spec.grabbable]
+        lidded = [spec.container for spec in OBJECTS]
+        probes = probe_worlds(first, grabbable, len(OBJECTS), lidded)
+        out[f"probe-plans-{layout}"] = [v0_plan(w, task) for w in probes for task in TASKS]
         for split in ("train", "abstract"):
             kwargs = {"layout": layout, "instructions": split}
             out[f"rollouts-{layout}-{split}"] = rollouts(
-                "rewardgym/Household-v0", kwargs, extra=none
+                "rewardgym/Household-v0", kwargs, extra=rule_texts
             )
     config = CollectConfig(env="rewardgym/Household-v0", episodes=20)
     out["dataset-default"] = dataset_record(collect_dataset(config))
@@ -117,7 +148,15 @@ def v0_payloads() -> dict[str, Any]:
 
 
 def _v1_extra(base: Any) -> list[Any]:
+    from rewardgym.envs.household.v1.actions import apply_action, reason_text
+
+    rules = []
+    for action in range(base.action_space.n):
+        world = base.world.copy()
+        code = apply_action(world, action)
+        rules.append((code, reason_text(world, action, code)))
     return [
+        rules,
         base.expert_script(),
         base.script_for(base.task.sibling),
         base.goal_distance(),
@@ -131,7 +170,17 @@ def _v1_extra(base: Any) -> list[Any]:
 
 def v1_payloads() -> dict[str, Any]:
     """Household-v1's pinned payloads by name."""
-    from rewardgym.envs.household.v1 import ACTION_NAMES, INSTRUCTIONS, LAYOUTS, TASKS
+    from rewardgym.envs.household.v1 import (
+        ACTION_NAMES,
+        INSTRUCTIONS,
+        LAYOUTS,
+        OBJECTS,
+        PRIORS,
+        TASKS,
+        World,
+        plan,
+        search_script,
+    )
     from rewardgym.envs.household.v1.oracle import oracle_dense_rewards
     from rewardgym.envs.household.v1.planner import default_max_steps
     from rewardgym.envs.household.v1.progress import episode_step_facts
@@ -146,6 +195,14 @@ def v1_payloads() -> dict[str, Any]:
         "max_steps": [default_max_steps(task, layout) for layout in LAYOUTS for task in TASKS],
     }
     for layout in LAYOUTS:
+        priors = PRIORS[layout]
+        first = World({o: places[0][0] for o, places in priors.items()})
+        grabbable = [o for o, spec in enumerate(OBJECTS) if spec.grabbable]
+        lidded = [spec.lidded for spec in OBJECTS]
+        probes = probe_worlds(first, grabbable, len(OBJECTS), lidded)
+        out[f"probe-plans-{layout}"] = [
+            (plan(w, task), search_script(w, task, priors)) for w in probes for task in TASKS
+        ]
         kwargs = {"layout": layout}
         out[f"rollouts-{layout}"] = rollouts("rewardgym/Household-v1", kwargs, extra=_v1_extra)
     configs = {
