@@ -83,18 +83,20 @@ def label_coren(
 ) -> dict[str, Any]:
     """Label ``source`` once with the judge ensemble and write one data set per ablation."""
     from rewardgym.wrappers.coren.config import CorenConfig
-    from rewardgym.wrappers.coren.labelling import label_ablations
+    from rewardgym.wrappers.coren.labelling import LabelConfig, label_ablations
 
     start = time.perf_counter()
     reports = label_ablations(
         source,
         target,
         ablations,
-        judge=config.judge,
-        config=replace(CorenConfig(), n_prompts=config.n_prompts, gamma=config.training.gamma),
+        LabelConfig(
+            judge=config.judge,
+            coren=replace(CorenConfig(), n_prompts=config.n_prompts, gamma=config.training.gamma),
+            overwrite=True,
+            minari=False,
+        ),
         progress=not quiet,
-        overwrite=True,
-        minari=False,
     )
     return {
         "seconds": time.perf_counter() - start,

@@ -39,6 +39,7 @@ from rewardgym.wrappers.coren.ensemble import (
     score_trajectories,
 )
 from rewardgym.wrappers.coren.grounding import episode_transitions
+from rewardgym.wrappers.coren.label_config import LabelConfig
 from rewardgym.wrappers.coren.label_output import (
     COREN_DIR,
     LabellingError,
@@ -394,66 +395,68 @@ def label_ablations(
     dataset: str | Path,
     out_root: str | Path,
     ablations: Sequence[str],
-    judge: Judge | str = "embedding",
-    config: CorenConfig | None = None,
+    config: LabelConfig | None = None,
     *,
-    cache_path: str | Path | None = None,
-    prompts_dir: str | Path | None = None,
-    qa_file: str | Path | None = None,
+    judge: Judge | None = None,
     embedder: CachedEmbedder | None = None,
     progress: bool = True,
-    overwrite: bool = False,
-    minari: bool = True,
     complete: CompleteFn | None = None,
-    openai: OpenAIJudgeConfig | None = None,
 ) -> dict[str, LabelReport]:
     """Judge ``dataset`` once and write one relabelled data set per ablation to ``out_root/<ablation>``.
 
-    Every output is checked before the first judge call: a directory that is not a rewardgym
-    data set (or, without ``overwrite``, any data set) is refused, and one that cannot be
-    written fails at once. Each data set is written beside its target and renamed into place
-    when complete; a run whose judge calls all failed raises :class:`LabellingError` and
-    writes nothing. The judge cache lives at ``cache_path`` (default
-    :func:`default_cache_path` of ``out_root``), so a killed run picks up where it stopped.
-    Returns the report of every ablation.
+    Every setting comes from ``config`` (the judge spec, COREN's settings, the cache, prompt
+    and QA files, ``minari``, ``overwrite``; ``config.coren.ablation`` is replaced by each of
+    ``ablations``); the keywords are live objects a config cannot hold: a built ``judge`` (used
+    in place of ``config.judge``), the ``embedder``, whether to show ``progress`` and a batch
+    ``complete`` function. Every output is checked before the first judge call: a directory
+    that is not a rewardgym data set (or, without ``overwrite``, any data set) is refused, and
+    one that cannot be written fails at once. Each data set is written beside its target and
+    renamed into place when complete; a run whose judge calls all failed raises
+    :class:`LabellingError` and writes nothing. The judge cache lives at ``config.cache``
+    (default :func:`default_cache_path` of ``out_root``), so a killed run picks up where it
+    stopped. Returns the report of every ablation.
     """
     start = time.perf_counter()
+    config = config or LabelConfig()
+    coren = config.coren
     source, root = absolute(dataset), absolute(out_root)
     check_paths(source, root)
-    config = config or CorenConfig()
     targets = {a: root / a if len(ablations) > 1 else root for a in ablations}
     if len(ablations) > 1:
         prepare_container(root)
     for target in targets.values():
-        prepare_output(target, DATASET_KIND, overwrite=overwrite)
-    cache_file = absolute(cache_path) if cache_path else default_cache_path(root)
+        prepare_output(target, DATASET_KIND, overwrite=config.overwrite)
+    cache_file = absolute(config.cache) if config.cache else default_cache_path(root)
     with contextlib.ExitStack() as outputs:
         # Entering creates each temporary directory: an unwritable output fails here, before
         # any judge call is paid for.
         staging = {
-            a: outputs.enter_context(atomic_output(t, DATASET_KIND, overwrite=overwrite))
+            a: outputs.enter_context(atomic_output(t, DATASET_KIND, overwrite=config.overwrite))
             for a, t in targets.items()
         }
-        judge_obj = resolve_judge(judge, embedder, openai=openai)
+        openai = config.openai if config.is_openai else None
+        judge_obj = (
+            judge if judge is not None else resolve_judge(config.judge, embedder, openai=openai)
+        )
         if isinstance(judge_obj, OpenAIJudge):  # a dead server fails in seconds, not minutes
             judge_obj.preflight()
         embedder = _embedder_of(judge_obj, embedder)
-        prompts = load_prompts(config.n_prompts, prompts_dir)
-        qa = QABank.from_jsonl(qa_file, embedder) if qa_file is not None else None
+        prompts = load_prompts(coren.n_prompts, config.prompts)
+        qa = QABank.from_jsonl(config.qa, embedder) if config.qa is not None else None
         data = TrajectoryDataset.from_dir(source)
         cache = JudgeCache(cache_file)
         try:
             judged = judge_dataset(
-                data, judge_obj, config, cache, prompts, qa, embedder, progress, complete
+                data, judge_obj, coren, cache, prompts, qa, embedder, progress, complete
             )
-            probe = _probe(data, judge_obj, prompts, config, cache)
+            probe = _probe(data, judge_obj, prompts, coren, cache)
         finally:
             cache.close()
         check_judged(judged, judge_obj)
-        judge_name = judge if isinstance(judge, str) else judge_obj.identity
+        judge_name = config.judge if judge is None else judge_obj.identity
         reports = {}
         for ablation in ablations:
-            cfg = replace(config, ablation=ablation)
+            cfg = replace(coren, ablation=ablation)
             rewards, orchestrator, info = dense_rewards(judged, cfg, embedder)
             counts = judged.counts
             report = LabelReport(
@@ -499,7 +502,9 @@ def label_ablations(
                 report.judges = {judge_name: row.as_dict()}
             report.out = str(targets[ablation])
             report.total_seconds = time.perf_counter() - start
-            write_labelled_into(staging[ablation], judged, rewards, report, orchestrator, minari)
+            write_labelled_into(
+                staging[ablation], judged, rewards, report, orchestrator, config.minari
+            )
             reports[ablation] = report
     return reports
 
@@ -507,50 +512,42 @@ def label_ablations(
 def label_dataset(
     dataset: str | Path,
     out: str | Path,
-    judge: Judge | str = "embedding",
-    config: CorenConfig | None = None,
+    config: LabelConfig | None = None,
     *,
-    cache_path: str | Path | None = None,
-    prompts_dir: str | Path | None = None,
-    qa_file: str | Path | None = None,
+    judge: Judge | None = None,
     embedder: CachedEmbedder | None = None,
     progress: bool = True,
-    overwrite: bool = False,
-    minari: bool = True,
     complete: CompleteFn | None = None,
-    openai: OpenAIJudgeConfig | None = None,
 ) -> LabelReport:
     """Write a copy of the data set at ``dataset`` to ``out`` with COREN's dense rewards.
 
-    ``judge`` is a ``Judge`` or a spec (``embedding``, ``hf:PATH``, ``openai:URL``); the
-    ablation and every other setting come from ``config``. The input is only read. ``out``
-    must be new, empty, or (with ``overwrite``) a rewardgym data set; it is checked before the
-    first judge call and appears only once complete. The judge cache defaults to
-    :func:`default_cache_path` of ``out``; rerunning after a kill asks only what is missing.
-    ``out/coren/`` receives ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
+    ``config`` holds every setting: the judge spec (``embedding``, ``hf:PATH``,
+    ``openai:URL``), COREN's settings with the ablation, the cache, prompt and QA files,
+    ``minari`` and ``overwrite``; the keywords are as in :func:`label_ablations` (a built
+    ``judge`` replaces ``config.judge``). The input is only read. ``out`` must be new, empty,
+    or (with ``overwrite``) a rewardgym data set; it is checked before the first judge call
+    and appears only once complete. The judge cache defaults to :func:`default_cache_path` of
+    ``out``; rerunning after a kill asks only what is missing. ``out/coren/`` receives
+    ``orchestrator.pt``, ``report.json`` and ``terms.npz``.
     """
-    config = config or CorenConfig()
+    config = config or LabelConfig()
+    ablation = config.coren.ablation
     return label_ablations(
         dataset,
         out,
-        [config.ablation],
-        judge,
+        [ablation],
         config,
-        cache_path=cache_path,
-        prompts_dir=prompts_dir,
-        qa_file=qa_file,
+        judge=judge,
         embedder=embedder,
         progress=progress,
-        overwrite=overwrite,
-        minari=minari,
         complete=complete,
-        openai=openai,
-    )[config.ablation]
+    )[ablation]
 
 
 __all__ = [
     "COREN_DIR",
     "JudgedDataset",
+    "LabelConfig",
     "LabelReport",
     "LabellingError",
     "check_judged",

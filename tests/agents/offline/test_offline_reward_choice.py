@@ -26,7 +26,7 @@ from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collec
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_dense_rewards
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards
 from rewardgym.wrappers.coren import CorenConfig
-from rewardgym.wrappers.coren.labelling import label_dataset
+from rewardgym.wrappers.coren.labelling import LabelConfig, label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge
 
 TINY = OfflineConfig(algorithm=CQLSettings(), n_steps=2, batch_size=8, hidden_units=(8,))
@@ -45,10 +45,9 @@ def labelled(sparse: TrajectoryDataset, tmp_path_factory: pytest.TempPathFactory
     label_dataset(
         root / "in",
         root / "out",
-        EmbeddingJudge(hashing_embedder()),
-        CorenConfig(n_prompts=2, epochs=5, batch_size=64),
+        LabelConfig(coren=CorenConfig(n_prompts=2, epochs=5, batch_size=64), minari=True),
+        judge=EmbeddingJudge(hashing_embedder()),
         progress=False,
-        minari=True,
     )
     return root / "out"
 

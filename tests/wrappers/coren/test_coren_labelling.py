@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,10 +14,11 @@ import pytest
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig, Orchestrator
-from rewardgym.wrappers.coren.labelling import label_ablations, label_dataset
+from rewardgym.wrappers.coren.labelling import LabelConfig, label_ablations, label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 
 FAST = CorenConfig(epochs=30, batch_size=32)
+NO_MINARI = LabelConfig(coren=FAST, minari=False)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def test_label_writes_a_new_dataset_and_never_touches_the_input(
 ) -> None:
     before = _digest(dataset_dir)
     report = label_dataset(
-        dataset_dir, tmp_path / "out", FlakyJudge(), FAST, progress=False, minari=True
+        dataset_dir, tmp_path / "out", LabelConfig(coren=FAST), judge=FlakyJudge(), progress=False
     )
     assert _digest(dataset_dir) == before
     source = TrajectoryDataset.from_dir(dataset_dir)
@@ -71,31 +73,28 @@ def test_label_writes_a_new_dataset_and_never_touches_the_input(
     assert (tmp_path / "out" / "coren" / "orchestrator.pt").exists()
     assert (tmp_path / "out" / "data").exists()  # the Minari copy
     with pytest.raises(ValueError, match="never modifies its input"):
-        label_dataset(dataset_dir, dataset_dir / "inside", FlakyJudge(), FAST, progress=False)
+        label_dataset(dataset_dir, dataset_dir / "inside", NO_MINARI, judge=FlakyJudge())
 
 
 def test_a_killed_run_resumes_without_repeating_a_judge_call(
     dataset_dir: Path, tmp_path: Path
 ) -> None:
     fresh = FlakyJudge()
-    label_dataset(dataset_dir, tmp_path / "fresh", fresh, FAST, progress=False, minari=False)
+    label_dataset(dataset_dir, tmp_path / "fresh", NO_MINARI, judge=fresh, progress=False)
     killed = FlakyJudge(limit=fresh.answered // 2)
     with pytest.raises(KeyboardInterrupt):
-        label_dataset(dataset_dir, tmp_path / "run", killed, FAST, progress=False, minari=False)
+        label_dataset(dataset_dir, tmp_path / "run", NO_MINARI, judge=killed, progress=False)
     assert 0 < killed.answered < fresh.answered
     resumed = FlakyJudge()
-    report = label_dataset(
-        dataset_dir, tmp_path / "run", resumed, FAST, progress=False, minari=False
-    )
+    report = label_dataset(dataset_dir, tmp_path / "run", NO_MINARI, judge=resumed, progress=False)
     assert killed.answered + resumed.answered == fresh.answered
     assert report.cache_hits > 0
     a = TrajectoryDataset.from_dir(tmp_path / "fresh")
     b = TrajectoryDataset.from_dir(tmp_path / "run")
     assert all(np.allclose(x.dense_rewards, y.dense_rewards) for x, y in zip(a, b, strict=True))
     again = FlakyJudge()
-    label_dataset(
-        dataset_dir, tmp_path / "run", again, FAST, progress=False, minari=False, overwrite=True
-    )
+    overwrite = replace(NO_MINARI, overwrite=True)
+    label_dataset(dataset_dir, tmp_path / "run", overwrite, judge=again, progress=False)
     assert again.answered == 0
 
 
@@ -104,7 +103,11 @@ def test_orchestrator_training_lowers_its_loss_and_round_trips(
 ) -> None:
     config = CorenConfig(epochs=60, batch_size=64)
     report = label_dataset(
-        dataset_dir, tmp_path / "o", FlakyJudge(), config, progress=False, minari=False
+        dataset_dir,
+        tmp_path / "o",
+        LabelConfig(coren=config, minari=False),
+        judge=FlakyJudge(),
+        progress=False,
     )
     assert report.final_loss is not None and report.initial_loss is not None
     assert report.final_loss < report.initial_loss
@@ -128,10 +131,9 @@ def test_label_ablations_asks_the_judge_once_for_every_scheme(
         dataset_dir,
         tmp_path / "abl",
         ["C", "ST", "average", "single"],
-        judge,
-        FAST,
+        NO_MINARI,
+        judge=judge,
         progress=False,
-        minari=False,
     )
     assert set(reports) == {"C", "ST", "average", "single"}
     rewards = {

@@ -13,7 +13,7 @@ from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.contract import check_reward_wrapper
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig, CorenReward, build_qa_bank
-from rewardgym.wrappers.coren.labelling import label_dataset
+from rewardgym.wrappers.coren.labelling import LabelConfig, label_dataset
 from rewardgym.wrappers.judges import EmbeddingJudge
 
 ENV = "rewardgym/Household-v1"
@@ -48,11 +48,9 @@ def test_online_rewards_equal_offline_labelling_on_a_recorded_trajectory(
     label_dataset(
         tmp_path / "in",
         tmp_path / "out",
-        EmbeddingJudge(embedder),
-        config,
-        qa_file=tmp_path / "qa.jsonl",
+        LabelConfig(coren=config, qa=tmp_path / "qa.jsonl", minari=False),
+        judge=EmbeddingJudge(embedder),
         progress=False,
-        minari=False,
     )
     labelled = TrajectoryDataset.from_dir(tmp_path / "out")
     orchestrator = tmp_path / "out" / "coren" / "orchestrator.pt"

@@ -17,6 +17,7 @@ from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collec
 from rewardgym.envs.trajectories.minari_io import load_minari
 from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.coren.labelling import (
+    LabelConfig,
     LabellingError,
     LabelReport,
     default_cache_path,
@@ -26,6 +27,7 @@ from rewardgym.wrappers.coren.labelling import (
 from rewardgym.wrappers.judges import EmbeddingJudge, JudgeRequest
 
 FAST = CorenConfig(n_prompts=2, epochs=5, batch_size=64)
+OVERWRITE = LabelConfig(coren=FAST, overwrite=True)
 
 
 class CountingJudge(EmbeddingJudge):
@@ -48,8 +50,16 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _label(source: Path, out: Path | str, judge: CountingJudge, **kwargs: bool) -> LabelReport:
-    return label_dataset(source, out, judge, FAST, progress=False, **kwargs)
+def _label(
+    source: Path,
+    out: Path | str,
+    judge: CountingJudge,
+    *,
+    minari: bool = True,
+    overwrite: bool = False,
+) -> LabelReport:
+    config = LabelConfig(coren=FAST, minari=minari, overwrite=overwrite)
+    return label_dataset(source, out, config, judge=judge, progress=False)
 
 
 def test_overwrite_never_deletes_a_users_out_data(source: Path, tmp_path: Path) -> None:
@@ -110,11 +120,32 @@ def test_ablations_check_every_output_first(source: Path, tmp_path: Path) -> Non
     (root / "ST" / "mine.txt").write_text("k")
     judge = CountingJudge()
     with pytest.raises(FileExistsError):
-        label_ablations(source, root, ["C", "ST"], judge, FAST, progress=False, overwrite=True)
+        label_ablations(source, root, ["C", "ST"], OVERWRITE, judge=judge, progress=False)
     assert judge.answered == 0 and [p.name for p in root.iterdir()] == ["ST"]
     fresh = tmp_path / "fresh"
-    label_ablations(source, fresh, ["C", "ST"], CountingJudge(), FAST, progress=False)
     label_ablations(
-        source, fresh, ["C", "ST"], CountingJudge(), FAST, progress=False, overwrite=True
+        source, fresh, ["C", "ST"], LabelConfig(coren=FAST), judge=CountingJudge(), progress=False
     )
+    label_ablations(source, fresh, ["C", "ST"], OVERWRITE, judge=CountingJudge(), progress=False)
     assert {p.name for p in fresh.iterdir() if not p.name.startswith(".")} == {"C", "ST"}
+
+
+def test_the_config_is_the_command_and_refuses_misplaced_openai_settings(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``label coren``'s options are ``LabelConfig``'s; openai settings need an openai judge."""
+    from dataclasses import fields
+
+    from rewardgym.cli import main
+    from rewardgym.wrappers.coren.commands import LabelCoren
+    from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
+
+    assert [f.name for f in fields(LabelCoren)] == ["dataset", "out", "label"]
+    with pytest.raises(ValueError, match="openai:URL judges, not 'embedding'"):
+        LabelConfig(openai=OpenAIJudgeConfig(timeout_s=1.0))
+    LabelConfig(judge="openai:http://127.0.0.1:9/v1", openai=OpenAIJudgeConfig(timeout_s=1.0))
+    argv = ["label", "coren", "--dataset", str(source), "--out", str(tmp_path / "out")]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--openai.timeout-s", "1"])
+    assert stop.value.code == 2 and "openai:URL judges" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

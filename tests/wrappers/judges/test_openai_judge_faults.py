@@ -27,7 +27,7 @@ import pytest
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
-from rewardgym.wrappers.coren.labelling import label_dataset
+from rewardgym.wrappers.coren.labelling import LabelConfig, label_dataset
 from rewardgym.wrappers.judges import JudgeRequest, Transition, parse_rating
 from rewardgym.wrappers.judges.cache import JudgeCache, cached_complete
 from rewardgym.wrappers.judges.openai import (
@@ -159,11 +159,10 @@ def test_labelling_survives_timeouts_500s_and_garbage(
     report = label_dataset(
         source,
         tmp_path / "out",
-        first,
-        config,
+        LabelConfig(coren=config, minari=False),
+        judge=first,
         embedder=hashing_embedder(),
         progress=False,
-        minari=False,
     )
     assert server.auth == {"Bearer sk-secret-value"}
     assert report.failures > 0  # some requests saw only faults, within the bounded retries
@@ -179,12 +178,10 @@ def test_labelling_survives_timeouts_500s_and_garbage(
     label_dataset(
         source,
         tmp_path / "out",
-        second,
-        config,
+        LabelConfig(coren=config, minari=False, overwrite=True),
+        judge=second,
         embedder=hashing_embedder(),
         progress=False,
-        minari=False,
-        overwrite=True,
     )
     assert second.stats.failures == 0, second.last_error
     # Temporal questions may differ (the recovered votes move the argmax actions).
@@ -321,12 +318,16 @@ def test_labelling_with_surrogate_answers_completes_and_resumes(
     server = chat_server(lambda prompt: [(raw.http_reply(escaped), 0.0)])
     source = one_episode
     config = CorenConfig(n_prompts=2, epochs=3, batch_size=16)
-    common = {"embedder": hashing_embedder(), "progress": False, "minari": False}
+    embedder = hashing_embedder()
+    label = LabelConfig(coren=config, minari=False)
     judge = _judge(server.url)
-    report = label_dataset(source, tmp_path / "out", judge, config, **common)
+    report = label_dataset(
+        source, tmp_path / "out", label, judge=judge, embedder=embedder, progress=False
+    )
     assert report.judge_calls > 0 and TrajectoryDataset.from_dir(tmp_path / "out").n_steps > 0
     rerun = _judge(server.url)
-    label_dataset(source, tmp_path / "out", rerun, config, overwrite=True, **common)
+    label = LabelConfig(coren=config, minari=False, overwrite=True)
+    label_dataset(source, tmp_path / "out", label, judge=rerun, embedder=embedder, progress=False)
     assert rerun.stats.calls == 0  # everything came from the cache written by the first run
 
 
@@ -415,7 +416,11 @@ def test_a_refused_key_stops_the_run_at_once(
     start = time.monotonic()
     with pytest.raises(JudgeUnavailableError, match=status.split()[0]):
         label_dataset(
-            small_source, tmp_path / "out", judge, CorenConfig(n_prompts=2), progress=False
+            small_source,
+            tmp_path / "out",
+            LabelConfig(coren=CorenConfig(n_prompts=2)),
+            judge=judge,
+            progress=False,
         )
     assert list(tmp_path.iterdir()) == []  # no data set, no temporary left behind
     assert server.seen.requests <= 8  # stopped at the first refusals, not after thousands
