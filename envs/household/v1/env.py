@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from rewardgym.envs.household.scene import HouseholdScene
+from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.v1.actions import (
     ACTION_NAMES,
     IRREVERSIBLE,
     N_ACTIONS,
     apply_action,
-    executable_actions,
     reason_text,
 )
 from rewardgym.envs.household.v1.instructions import Instruction, instructions_for, split_name
@@ -24,7 +22,7 @@ from rewardgym.envs.household.v1.observation import (
     observation_space,
     render_text,
 )
-from rewardgym.envs.household.v1.planner import default_max_steps, plan, search_script
+from rewardgym.envs.household.v1.planner import RULES, default_max_steps, plan, search_script
 from rewardgym.envs.household.v1.tasks import N_TASKS, TASKS, Task, task_id
 from rewardgym.envs.household.v1.world import (
     LAYOUTS,
@@ -39,14 +37,6 @@ from rewardgym.envs.household.v1.world import (
     sample_placements,
 )
 from rewardgym.envs.spaces import discrete_index
-
-
-def _room_id(room: int | str) -> int:
-    if isinstance(room, str):
-        if room in ROOMS:
-            return ROOMS.index(room)
-        raise ValueError(f"unknown room {room!r}: use one of {ROOMS}")
-    return discrete_index(room, N_ROOMS, what="options['room']", unit="room id")
 
 
 def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
@@ -68,7 +58,7 @@ def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
     return out
 
 
-class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
+class HouseholdV1Env(HouseholdEngineEnv):
     """A four-room house whose tasks need a search, several objects and no wrong irreversible step.
 
     ## Description
@@ -116,7 +106,7 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
     (a subset of task ids or names; all 25 by default).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's convention)
+    rules = RULES
 
     def __init__(
         self,
@@ -131,8 +121,7 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
             raise ValueError(f"unknown layout {layout!r}: use one of {LAYOUTS}")
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 (or None), got {max_steps}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self._init_engine(render_mode)
         self.layout = layout
         self.instruction_split = split_name(instructions)
         self.max_steps_option = max_steps
@@ -141,7 +130,6 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         )
         if not self.task_ids:
             raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
         self.task: Task = TASKS[self.task_ids[0]]
@@ -159,14 +147,6 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         self._history: list[str] = []
         self._last = (-1, 0, "")
         self._script: list[int] | None = None
-        self._plan: list[int] | None = None
-        self._plan_pos = 0
-        self._obs: dict[str, Any] = {}
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """The name of every action, indexed by action id."""
-        return ACTION_NAMES
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -199,7 +179,7 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.instruction_index = index
         room = int(self.np_random.integers(N_ROOMS))
         if "room" in options:
-            room = _room_id(options["room"])
+            room = self._room_id(options["room"])
         self.placements = sample_placements(self.layout, self.np_random)
         self.placements.update(_placements_option(options.get("placements", {}), self.layout))
         self.world = World(self.placements, start_room=room)
@@ -276,16 +256,6 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.checked.update(world.places_in_view())
         return obs
 
-    def _advance_plan(self, action: int, executed: bool) -> None:
-        plan_ = self._plan
-        pos = self._plan_pos
-        if plan_ is not None and executed and pos < len(plan_) and plan_[pos] == action:
-            self._plan_pos += 1
-            return
-        if plan_ is not None and not executed:
-            return  # a failed action changes nothing, so the plan still stands
-        self._plan = None
-
     def replay_options(self) -> dict[str, Any]:
         """Reset options that rebuild this episode's first state exactly (for replays, oracles)."""
         return {
@@ -312,19 +282,6 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         other = TASKS[task_id(task)]
         return search_script(self._initial_world, other, PRIORS[self.layout]) or []
 
-    def expert_plan(self) -> list[int] | None:
-        """The privileged expert's remaining actions from the current state, or ``None`` if lost."""
-        if self._plan is None:
-            self._plan, self._plan_pos = plan(self.world, self.task), 0
-            if self._plan is None:
-                return None
-        return self._plan[self._plan_pos :]
-
-    def expert_action(self) -> int | None:
-        """The privileged expert's next action (it replans), or ``None`` if done or lost."""
-        remaining = self.expert_plan()
-        return remaining[0] if remaining else None
-
     def goal_distance(self) -> int | None:
         """Steps the privileged expert still needs from here (``None``: unreachable)."""
         remaining = plan(self.world, self.task)
@@ -340,20 +297,10 @@ class HouseholdV1Env(HouseholdScene, gym.Env[dict[str, Any], int]):
         )
         return None if remaining is None else len(remaining)
 
-    def executable_actions(self) -> list[int]:
-        """The ids of the actions the simulator would execute from the current state."""
-        return executable_actions(self.world)
-
     # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
     object_names: tuple[str, ...] = OBJECT_NAMES
     room_names: tuple[str, ...] = ROOMS
     openable_objects: tuple[str, ...] = tuple(s.name for s in OBJECTS if s.lidded)
-
-    def render(self) -> str | None:  # type: ignore[override]
-        """The current text observation when ``render_mode="ansi"``, else nothing."""
-        if self.render_mode == "ansi":
-            return str(self._obs.get("text", ""))
-        return None
 
 
 __all__ = ["HouseholdV1Env"]

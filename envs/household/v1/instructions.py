@@ -2,24 +2,23 @@
 
 Each task has 5 training instructions (2 abstract, 3 step-by-step), 5 held-out fine-grained
 (step-by-step) ones and 5 held-out abstract ones, COREN's 250 test instructions. Step-by-step
-instructions are generated from the goal predicates with Household-v0's verb sets and
-sentence patterns (``rewardgym.envs.household.instructions``), a different set per variant,
-so no held-out phrasing appears in training.
+instructions are generated from the goal predicates by the engine's phrasing
+(``rewardgym.envs.household.engine.phrasing``: the verb sets and sentence patterns both
+versions share), a different set per variant, so no held-out phrasing appears in training.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from rewardgym.envs.household.instructions import (
-    HELD_OUT_VARIANTS,
-    TRAIN_VARIANTS,
-    VERB_SETS,
-    clause,
-    step_by_step_text,
+from rewardgym.envs.household.engine.phrasing import (
+    Instruction,
+    build_instructions,
+    by_task_and_kind,
+)
+from rewardgym.envs.household.engine.phrasing import (
+    step_by_step_instruction as _step_by_step_instruction,
 )
 from rewardgym.envs.household.v1.tasks import TASKS, Task
-from rewardgym.envs.household.v1.world import OBJECT_NAMES, OBJECTS
+from rewardgym.envs.household.v1.world import HOUSE
 
 INSTRUCTION_KINDS: tuple[str, ...] = ("train", "fine", "abstract")
 """The instruction splits: training, held-out fine-grained and held-out abstract."""
@@ -258,53 +257,14 @@ _ABSTRACT: tuple[tuple[str, ...], ...] = (
 
 def step_by_step_instruction(task: Task, variant: int) -> str:
     """The generated step-by-step instruction number ``variant`` (0-7) for ``task``."""
-    verbs = VERB_SETS[variant]
-    clauses = []
-    for pred in task.goal:
-        loaded = pred.kind == "switched_on" and any(
-            p.kind == "inside" and p.target == pred.obj for p in task.goal
-        )
-        clauses.append(
-            clause(
-                pred.kind,
-                OBJECT_NAMES[pred.obj],
-                OBJECT_NAMES[pred.target] if pred.target >= 0 else "",
-                verbs,
-                lidded=pred.target >= 0 and OBJECTS[pred.target].lidded,
-                close_first=loaded,
-            )
-        )
-    return step_by_step_text(clauses, variant)
+    return _step_by_step_instruction(HOUSE, task, variant)
 
 
-@dataclass(frozen=True)
-class Instruction:
-    """One instruction string, the task it describes and its split."""
-
-    id: int
-    task_id: int
-    kind: str
-    text: str
-
-
-def _build_instructions() -> tuple[Instruction, ...]:
-    rows: list[tuple[int, str, str]] = []
-    for task in TASKS:
-        abstract = _ABSTRACT[task.id]
-        train = list(abstract[:2]) + [step_by_step_instruction(task, v) for v in TRAIN_VARIANTS]
-        rows += [(task.id, "train", text) for text in train]
-        rows += [(task.id, "fine", step_by_step_instruction(task, v)) for v in HELD_OUT_VARIANTS]
-        rows += [(task.id, "abstract", text) for text in abstract[2:]]
-    return tuple(Instruction(i, t, k, s) for i, (t, k, s) in enumerate(rows))
-
-
-INSTRUCTIONS: tuple[Instruction, ...] = _build_instructions()
+INSTRUCTIONS: tuple[Instruction, ...] = build_instructions(
+    HOUSE, TASKS, _ABSTRACT, ("train", "fine", "abstract")
+)
 N_INSTRUCTIONS = len(INSTRUCTIONS)
-_BY_TASK_AND_KIND: dict[tuple[int, str], tuple[Instruction, ...]] = {
-    (task.id, kind): tuple(i for i in INSTRUCTIONS if i.task_id == task.id and i.kind == kind)
-    for task in TASKS
-    for kind in INSTRUCTION_KINDS
-}
+_BY_TASK_AND_KIND = by_task_and_kind(INSTRUCTIONS, TASKS, INSTRUCTION_KINDS)
 
 
 def split_name(kind: str) -> str:

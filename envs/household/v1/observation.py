@@ -9,28 +9,16 @@ encoder reads the array fields; nothing needs to parse ``text``.
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.household.engine import observation as _engine
+from rewardgym.envs.household.engine.observation import TEXT_CHARSET, TEXT_HISTORY, TEXT_MAX_LENGTH
 from rewardgym.envs.household.v1.actions import ACTION_NAMES, N_ACTIONS, N_REASONS
 from rewardgym.envs.household.v1.instructions import N_INSTRUCTIONS
 from rewardgym.envs.household.v1.tasks import N_TASKS
-from rewardgym.envs.household.v1.world import (
-    N_OBJECTS,
-    N_ROOMS,
-    OBJECT_NAMES,
-    OBJECTS,
-    ROOMS,
-    World,
-)
-
-TEXT_CHARSET = string.ascii_letters + string.digits + string.punctuation + " \n"
-TEXT_MAX_LENGTH = 4096
-TEXT_HISTORY = 40
-"""The text lists at most this many completed actions, so it stays inside the Text space."""
+from rewardgym.envs.household.v1.world import HOUSE, World
 
 FIELDS: dict[str, str] = {
     "text": "the display text (instruction, place, what is in view, held, last action, history)",
@@ -53,90 +41,28 @@ FIELDS: dict[str, str] = {
 
 def observation_space() -> spaces.Dict:
     """The ``Dict`` observation space of ``rewardgym/Household-v1`` (see ``FIELDS``)."""
-    return spaces.Dict(
-        {
-            "text": spaces.Text(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
-            "visible": spaces.MultiBinary(N_OBJECTS),
-            "held": spaces.MultiBinary(N_OBJECTS),
-            "open": spaces.MultiBinary(N_OBJECTS),
-            "switched_on": spaces.MultiBinary(N_OBJECTS),
-            "completed": spaces.MultiBinary(N_ACTIONS),
-            "room": spaces.Discrete(N_ROOMS),
-            "near": spaces.Discrete(N_OBJECTS + 1),
-            "sitting": spaces.Discrete(N_OBJECTS + 1),
-            "last_action": spaces.Discrete(N_ACTIONS + 1),
-            "last_result": spaces.Discrete(N_REASONS),
-            "task": spaces.Discrete(N_TASKS),
-            "instruction": spaces.Discrete(N_INSTRUCTIONS),
-        }
-    )
-
-
-_LIDDED = tuple(spec.lidded for spec in OBJECTS)
-_SWITCHABLE = tuple(spec.switchable for spec in OBJECTS)
-_ARTICLE_NAMES = tuple(f"the {name}" for name in OBJECT_NAMES)
-
-
-def _describe(world: World, obj: int) -> str:
-    states = []
-    if _LIDDED[obj]:
-        states.append("open" if world.is_open[obj] else "closed")
-    if _SWITCHABLE[obj]:
-        states.append("on" if world.is_on[obj] else "off")
-    parent = world.obj_parent[obj]
-    if parent >= 0:
-        states.append(("in " if OBJECTS[parent].container else "on ") + _ARTICLE_NAMES[parent])
-    if not states:
-        return OBJECT_NAMES[obj]
-    return f"{OBJECT_NAMES[obj]} ({', '.join(states)})"
+    extra: dict[str, spaces.Space[Any]] = {
+        "last_action": spaces.Discrete(N_ACTIONS + 1),
+        "last_result": spaces.Discrete(N_REASONS),
+    }
+    return _engine.observation_space(HOUSE, N_ACTIONS, N_TASKS, N_INSTRUCTIONS, extra)
 
 
 def render_text(
     world: World, visible: list[int], instruction: str, history: list[str], last: str
 ) -> str:
     """The display text: instruction, place, visible objects, held object, last action, history."""
-    where = f"You are in the {ROOMS[world.agent_room]}"
-    if world.sitting >= 0:
-        where += f", sitting on {_ARTICLE_NAMES[world.sitting]}"
-    elif world.near >= 0:
-        where += f", next to {_ARTICLE_NAMES[world.near]}"
-    seen = ", ".join([_describe(world, obj) for obj in visible]) or "nothing"
-    held = OBJECT_NAMES[world.held] if world.held >= 0 else "nothing"
-    completed = ", ".join(history[-TEXT_HISTORY:]) or "none"
-    return (
-        f"Instruction: {instruction}\n{where}.\nYou see: {seen}.\n"
-        f"You are holding: {held}.\nLast action: {last or 'none'}.\n"
-        f"Completed actions: {completed}."
-    )
+    return _engine.render_text(HOUSE, world, visible, instruction, history, last)
 
 
 def array_fields(
     world: World, visible: list[int], last_action: int, last_result: int
 ) -> dict[str, Any]:
     """The array fields of the observation (all but text, completed, task and instruction)."""
-    seen = np.zeros(N_OBJECTS, dtype=np.int8)
-    seen[visible] = 1
-    held = np.zeros(N_OBJECTS, dtype=np.int8)
-    if world.held >= 0:
-        held[world.held] = 1
-    is_open = np.zeros(N_OBJECTS, dtype=np.int8)
-    is_on = np.zeros(N_OBJECTS, dtype=np.int8)
-    for obj in visible:
-        if world.is_open[obj]:
-            is_open[obj] = 1
-        if world.is_on[obj]:
-            is_on[obj] = 1
-    return {
-        "visible": seen,
-        "held": held,
-        "open": is_open,
-        "switched_on": is_on,
-        "room": world.agent_room,
-        "near": world.near + 1,
-        "sitting": world.sitting + 1,
-        "last_action": last_action + 1,
-        "last_result": last_result,
-    }
+    fields = _engine.array_fields(HOUSE, world, visible)
+    fields["last_action"] = last_action + 1
+    fields["last_result"] = last_result
+    return fields
 
 
 def describe_last(action: int, reason: str) -> str:

@@ -12,66 +12,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rewardgym.envs.household.tasks import PREDICATE_KINDS
-from rewardgym.envs.household.tasks import Predicate as _Predicate
-from rewardgym.envs.household.v1.world import OBJECT_INDEX, OBJECT_NAMES, OBJECTS, World
-from rewardgym.envs.spaces import discrete_index
+from rewardgym.envs.household.engine.goals import Predicate as _EnginePredicate
+from rewardgym.envs.household.engine.goals import Task as _EngineTask
+from rewardgym.envs.household.engine.goals import find_task_id, make_predicate
+from rewardgym.envs.household.v1.world import HOUSE, OBJECT_NAMES
 
 
-class Predicate(_Predicate):
-    """One goal condition over Household-v1's objects (Household-v0's predicate, v1's names)."""
+class Predicate(_EnginePredicate):
+    """One goal condition over Household-v1's objects (the engine's predicate, v1's names)."""
 
-    def __str__(self) -> str:
-        """The predicate as ``kind(object[, target])``."""
-        args = OBJECT_NAMES[self.obj]
-        if self.target >= 0:
-            args += f", {OBJECT_NAMES[self.target]}"
-        return f"{self.kind}({args})"
+    object_names = OBJECT_NAMES
 
 
 def predicate(kind: str, obj: str, target: str | None = None) -> Predicate:
     """Build a checked predicate from object names, e.g. ``predicate("on", "book", "shelf")``."""
-    if kind not in PREDICATE_KINDS:
-        raise ValueError(f"unknown predicate kind {kind!r}: use one of {PREDICATE_KINDS}")
-    try:
-        obj_id = OBJECT_INDEX[obj]
-        target_id = -1 if target is None else OBJECT_INDEX[target]
-    except KeyError as err:
-        raise ValueError(f"unknown Household-v1 object {err.args[0]!r} in {kind}") from None
-    spec = OBJECTS[obj_id]
-    needs = {
-        "inside": spec.grabbable and target is not None and OBJECTS[target_id].container,
-        "on": spec.grabbable and target is not None and OBJECTS[target_id].surface,
-        "held": spec.grabbable,
-        "switched_on": spec.switchable,
-        "open": spec.lidded,
-        "closed": spec.lidded,
-        "sitting": spec.sittable,
-    }
-    if not needs[kind]:
-        raise ValueError(f"predicate {kind}({obj}, {target}) does not fit the objects' affordances")
-    return Predicate(kind, obj_id, target_id)
+    return make_predicate(Predicate, HOUSE, kind, obj, target)
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(_EngineTask):
     """A task: an id, a short name, the goal predicates and the id of its sibling task."""
 
-    id: int
-    name: str
-    goal: tuple[Predicate, ...]
     sibling: int
-
-    def goal_flags(self, world: World) -> list[bool]:
-        """Which of the goal predicates hold in ``world``, in goal order."""
-        return [p.holds(world) for p in self.goal]
-
-    @property
-    def objects(self) -> frozenset[int]:
-        """Every object the goal names (the objects relevant to the task)."""
-        return frozenset(
-            {p.obj for p in self.goal} | {p.target for p in self.goal if p.target >= 0}
-        )
 
 
 _P = predicate
@@ -345,13 +307,7 @@ N_TASKS = len(TASKS)
 
 def task_id(task: int | str) -> int:
     """The id of ``task``, given as an id or as its name."""
-    if isinstance(task, str):
-        if task in TASK_NAMES:
-            return TASK_NAMES.index(task)
-        raise ValueError(
-            f"unknown Household-v1 task {task!r}: see rewardgym.envs.household.v1.TASK_NAMES"
-        )
-    return discrete_index(task, N_TASKS, what="Household-v1 task id", unit="task id")
+    return find_task_id(task, TASK_NAMES, HOUSE)
 
 
 __all__ = ["N_TASKS", "TASKS", "TASK_NAMES", "Predicate", "Task", "predicate", "task_id"]
