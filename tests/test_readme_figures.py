@@ -1,16 +1,23 @@
-"""Every figure the README's Benchmarks section quotes comes from a recorded page in docs/results/.
+"""Every figure the README's Benchmarks section or a docs page reports from a run is on a recorded page.
 
 A figure is a measured number: one with a decimal point (``41.6``, ``22.9``), or a whole number
 followed by a percent sign or a unit of time (``50 minutes``, ``85 s``). Inline code and code
 blocks are commands, not figures. The pages are written by ``benchmarks/record_results.py``
 from a run's ``--out`` folder, so a quoted figure traces back to a run with its command,
 commit, machine and wall time.
+
+In ``docs/*.md`` the same kind of figure is checked where a sentence reports a run (it names a
+measurement, a timing, a preset, a suite or a result metric next to a number; a table, when its
+header names a metric): each must be on a results page that the docs page links. Settings and
+facts of the data (a noise level, a reward weight, the corpus's action mix) are not runs.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results"
@@ -84,3 +91,112 @@ def test_the_readme_links_the_recorded_results_and_every_link_resolves() -> None
     index = (RESULTS / "README.md").read_text(encoding="utf-8")
     for name in pages():
         assert f"]({name})" in index, f"docs/results/README.md does not list {name}"
+
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+"""The prose of docs/ (the pages of docs/results/ are the records themselves)."""
+METRIC = r"(?:SR|CGC|exact(?: match)?|type accuracy|accuracy|F1|AUC|success|examples/s|visits/s)"
+CITES_A_RUN = re.compile(
+    r"\b(?:measured|took|takes|wall|ran|printed by|recorded|preset|bench (?:shop|embodied|fidelity)"
+    r"|(?:one|two|\d+) (?:CPU )?cores?|per CPU second|faster|slower|speed-?up|throughput)\b"
+    r"|\b(?:gave|gets|got|reache[sd]|scored?|scores)\s+(?:about\s+|only\s+|\*\*)?[+\d]"
+    rf"|\d(?:\*\*)?\s*%?(?:\*\*)?\s+{METRIC}\b|\b{METRIC}\s*(?:of|at|=|:)?\s*\**\d",
+    flags=re.IGNORECASE,
+)
+"""Words by which a docs sentence reports a run (a measurement, a timing, a suite's result)."""
+METRIC_HEADER = re.compile(
+    r"\b(?:SR|CGC|exact|acc(?:uracy)?|F1|AUC|seconds|wall|min|examples/s|visits/s)\b",
+    flags=re.IGNORECASE,
+)
+"""Column names by which a docs table reports a run's results."""
+DOC_LINK = re.compile(r"\]\(results/([^)#]+\.md)")
+"""A docs page's link to a recorded page (docs/results/NAME.md, relative to docs/)."""
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*`(\"])")
+NEW_ITEM = re.compile(r"^(?:[-*] |\d+\. |#+ )")
+
+
+def run_sentences(markdown: str) -> list[str]:
+    """The sentences and table rows of ``markdown`` (outside code blocks) that report a run.
+
+    A sentence reports a run when it names one (:data:`CITES_A_RUN`); a table row, when its
+    table's header names a result metric (:data:`METRIC_HEADER`).
+    """
+    text = re.sub(r"```.*?```|<!--.*?-->|\barXiv:? ?\d{4}\.\d{4,5}", " ", markdown, flags=re.DOTALL)
+    found: list[str] = []
+    paragraph: list[str] = []
+    header: str | None = None
+
+    def close() -> None:
+        joined = " ".join(paragraph)
+        found.extend(s for s in SENTENCE_END.split(joined) if CITES_A_RUN.search(s))
+        paragraph.clear()
+
+    for line in [*text.splitlines(), ""]:
+        line = line.strip()
+        if line.startswith("|"):
+            close()
+            if header is None:
+                header = line
+            elif METRIC_HEADER.search(header) or CITES_A_RUN.search(f"{header} {line}"):
+                found.append(line)
+            continue
+        header = None
+        if not line or NEW_ITEM.match(line):
+            close()
+        if line:
+            paragraph.append(line)
+    return found
+
+
+def unrecorded_figures(markdown: str, recorded: dict[str, str]) -> list[tuple[str, str]]:
+    """``(figure, sentence)`` for each figure a run-reporting sentence quotes that no page holds.
+
+    ``recorded`` is the pages a figure may come from: for a docs page, the results pages it links.
+    """
+    return [
+        (figure, sentence)
+        for sentence in run_sentences(markdown)
+        for figure in quoted_figures(sentence)
+        if not on_a_page(figure, recorded)
+    ]
+
+
+def test_run_sentences_are_told_from_settings() -> None:
+    recorded = {"shop-demo.md": "| sft | 9.3 [6.8, 11.9] |\n| wall time | 1.5 min (93 s) |"}
+    doc = (
+        "The reward pays 0.3 for the type and 0.5 for the format; noise 0.15.\n\n"
+        "- `bench shop --preset demo` reached 9.3% exact match in 1.5 min.\n"
+        "- Measured on one core: 19.05 examples/s, 2.95x the old trainer.\n\n"
+        "| row | SR |\n|---|---|\n| `cql/sparse` | 5.3 [2.0, 9.3] |\n\n"
+        "| knob | value |\n|---|---|\n| `noise` | 0.15 |\n"
+    )
+    assert unrecorded_figures(doc, recorded) == [
+        ("19.05", "- Measured on one core: 19.05 examples/s, 2.95x the old trainer."),
+        ("2.95", "- Measured on one core: 19.05 examples/s, 2.95x the old trainer."),
+        ("5.3", "| `cql/sparse` | 5.3 [2.0, 9.3] |"),
+        ("2.0", "| `cql/sparse` | 5.3 [2.0, 9.3] |"),
+    ]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[p.name for p in DOCS])
+def test_every_figure_a_doc_reports_from_a_run_is_recorded(doc: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    linked = {name: page for name, page in pages().items() if name in DOC_LINK.findall(text)}
+    missing: dict[str, list[str]] = {}
+    for figure, sentence in unrecorded_figures(text, linked):
+        missing.setdefault(sentence, []).append(figure)
+    assert not missing, (
+        f"docs/{doc.name} reports figures of a run that no page of docs/results/ it links holds "
+        f"(it links {sorted(linked) or 'none'}): "
+        + "; ".join(f"{figures} in {sentence[:100]!r}" for sentence, figures in missing.items())
+        + ". Record the run (`python -m rewardgym.benchmarks.record_results OUT`) and link its "
+        "page beside the figure, or say it without the number"
+    )
+
+
+def test_every_results_link_of_the_docs_resolves() -> None:
+    for doc in DOCS:
+        for name in DOC_LINK.findall(doc.read_text(encoding="utf-8")):
+            assert (RESULTS / name).is_file(), (
+                f"docs/{doc.name} links results/{name}, which does not exist"
+            )
