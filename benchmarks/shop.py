@@ -6,7 +6,11 @@ local pretrained one); read train / validation / test rows once per tokenizer
 SFT row, then one GRPO run per RL row with the reward wrapper that row names; the first seed's
 SFT model chooses the evaluation temperature on the validation split; every model is scored on
 test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
-test sessions; the baselines are scored on the same test steps. Main rows (``method``):
+test sessions; the baselines are scored on the same test steps, and on the embedded synthetic
+corpus so are the references ``reference/shopper-argmax`` and ``reference/shopper-resample``
+(:mod:`~rewardgym.agents.baselines.shopper_reference`). With ``train_workers`` above 1 every
+model is trained first, in that many processes of one torch thread each (seeds and GRPO rows
+side by side, each once its start is trained), and evaluated after. Main rows (``method``):
 ``zero-shot``, ``rl-binary``, ``sft``, ``sft+rl-binary``, ``shop-r1`` and the baselines
 ``baseline/frequency``, ``baseline/random``, ``baseline/always-terminate``,
 ``baseline/first-element``; ablations ``shop-r1/no-sft``, ``shop-r1/no-format``,
@@ -405,6 +409,125 @@ def _run_rows(suite: Suite, wanted: list[Method]) -> None:
             suite.evaluate(path, method, seed)
 
 
+def _sft_row(config: BenchConfig, method: Method) -> Method:
+    """The row whose context names the SFT cold start ``method`` starts from."""
+    return method if config.separate_latest_sft else replace(method, context=None)
+
+
+def _trained(suite: Suite, seed: int, method: Method) -> Path:
+    """The model of ``method`` for ``seed``, training it (and any start not yet trained) first."""
+    config = suite.config
+    base = suite.base_model(seed)
+    if method.start == "base":
+        start = base
+    elif method.start == "sft":
+        start = suite.sft(base, seed, _sft_row(config, method))
+    else:
+        start = _trained(suite, seed, {m.method: m for m in methods(config)}[method.start])
+    return suite.grpo(start, method, seed) if method.reward is not None else start
+
+
+TaskKey = tuple[int, str]
+"""A training task: (seed, ``sft-<context>`` or the GRPO row's name)."""
+
+
+def training_tasks(
+    suite: Suite, wanted: Sequence[Method]
+) -> dict[TaskKey, tuple[Method, TaskKey | None]]:
+    """Every model the rows need, each with the task that must finish first (None: the base model).
+
+    An SFT task's method is the row that names its context; a GRPO row's is the row itself.
+    """
+    config = suite.config
+    main_seeds = config.seeds
+    ablation_seeds = config.ablation_seeds if config.ablation_seeds is not None else main_seeds
+    tasks: dict[TaskKey, tuple[Method, TaskKey | None]] = {}
+    for seed in dict.fromkeys((*main_seeds, *ablation_seeds)):
+        needs: dict[str, TaskKey | None] = {"base": None}
+        for method in wanted:
+            if seed not in (main_seeds if method.main else ablation_seeds):
+                continue
+            start = method.start
+            if start == "sft":
+                row = _sft_row(config, method)
+                key: TaskKey = (seed, f"sft-{suite.prompt(row).context}")
+                tasks.setdefault(key, (row, None))
+                needs[start] = key
+            if start not in needs:
+                raise ValueError(f"row {method.method!r} needs {start!r}; keep it in `only`")
+            needs[method.method] = needs[start]
+            if method.reward is not None:
+                tasks[(seed, method.method)] = (method, needs[start])
+                needs[method.method] = (seed, method.method)
+    return tasks
+
+
+_WORKER: list[Suite] = []
+"""The suite of a training worker process (built once, so its prompt rows are read once)."""
+
+
+def _start_worker(config: BenchConfig, out: Path, data: DataArg) -> None:
+    import torch
+
+    torch.set_num_threads(1)  # the workers share the cores: one thread each
+    _WORKER.append(Suite(config, out, data, progress=False))
+
+
+def _train_in_worker(seed: int, method: Method) -> dict[str, Any]:
+    suite = _WORKER[0]
+    suite.timings, suite.losses = {}, {}
+    _trained(suite, seed, method)
+    return {"timings": suite.timings, "losses": suite.losses}
+
+
+def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
+    """Train every model of the run in ``train_workers`` spawned processes, one torch thread each.
+
+    A task starts once the model it starts from is trained, SFT cold starts first (they unblock
+    the most); the models land where :class:`Suite` looks for them, so the evaluation that
+    follows reuses them. Phase times are summed over the workers; ``train_wall`` is the wall time.
+    """
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    from rewardgym.envs.shopping.store import SessionStore
+
+    tasks = training_tasks(suite, wanted)
+    if not tasks:
+        return
+    wall = time.perf_counter()
+    for seed in dict.fromkeys(seed for seed, _ in tasks):
+        suite.base_model(seed)  # built here once: no two workers write the same folder
+    data = suite.data.data
+    data = data.path if isinstance(data, SessionStore) else data
+    workers = min(suite.config.train_workers, len(tasks))
+    pending, done = dict(tasks), set()
+    running: dict[Future[dict[str, Any]], TaskKey] = {}
+    suite.console.print(f"[bold]training[/] {len(tasks)} models in {workers} processes")
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(suite.config, suite.out, data),
+    ) as pool:
+        while pending or running:
+            ready = [k for k, (_, need) in pending.items() if need is None or need in done]
+            ready.sort(key=lambda k: not k[1].startswith("sft-"))
+            for key in ready[: workers - len(running)]:
+                method, _ = pending.pop(key)
+                running[pool.submit(_train_in_worker, key[0], method)] = key
+            if not running:  # cannot happen: every task's start is an earlier task
+                raise RuntimeError(f"training tasks {sorted(pending)} wait on nothing that runs")
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                result = future.result()
+                done.add(running.pop(future))
+                for phase, seconds in result["timings"].items():
+                    suite.timed(phase, seconds)
+                suite.losses.update(result["losses"])
+    suite.timed("train_wall", time.perf_counter() - wall)
+
+
 def run_bench_shop(
     config: BenchConfig | str = "quick",
     out: str | Path = Path("results/shop"),
@@ -438,6 +561,8 @@ def run_bench_shop(
     ):
         suite.baselines()
         suite.references()
+    if config.train_workers > 1:
+        train_in_workers(suite, wanted)
     _run_rows(suite, wanted)
     coverage = {}
     if wanted:
@@ -462,7 +587,8 @@ class BenchShop:
     preset: PresetName = "demo"
     """Named defaults for every option below: demo (the lookup, SFT and Shop-R1 rows; recorded run
     and its time in docs/results/shop-demo.md), tiny (a smoke test of the plumbing), quick (every main row and the
-    ablations, 2 CPU cores), smol (SmolLM2-135M-Instruct, GPU), paper (GPU)."""
+    ablations, 2 CPU cores), cpu (the claims on 2 CPU cores: main rows on two seeds, longer GRPO),
+    smol (SmolLM2-135M-Instruct, GPU; benchmarks/gpu_check.sh), paper (GPU)."""
     out: Path = Path("results/shop")
     """Directory for results.json / .csv / .md, plots and the trained models (new or empty, or an
     earlier bench shop output with --overwrite)."""
@@ -470,7 +596,8 @@ class BenchShop:
     """Session data: JSONL, Parquet, store or OPeRA directory (default: the embedded corpus)."""
     only: tuple[str, ...] | None = None
     """Rows to run (default: all), e.g. --only zero-shot sft. Baselines: baseline/frequency,
-    baseline/random, baseline/always-terminate, baseline/first-element; methods: zero-shot,
+    baseline/random, baseline/always-terminate, baseline/first-element; references (embedded
+    corpus only): reference/shopper-argmax, reference/shopper-resample; methods: zero-shot,
     rl-binary, sft, sft+rl-binary, shop-r1; ablations: shop-r1/no-sft, shop-r1/no-format,
     shop-r1/no-rationale, shop-r1/no-dars, shop-r1/binary-action, shop-r1/gdpo, shop-r1/kang,
     shop-r1/latest-context, and shop-r1/temp-T for each T of --temperatures (these need
@@ -502,5 +629,7 @@ __all__ = [
     "check_only",
     "methods",
     "run_bench_shop",
+    "train_in_workers",
+    "training_tasks",
     "wrapper_for",
 ]

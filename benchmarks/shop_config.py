@@ -1,7 +1,8 @@
 """Settings of ``rewardgym bench shop``: the suite's config and its presets.
 
 ``demo`` runs the lookup, SFT and Shop-R1 rows for ``make demo``, ``tiny`` is a smoke test of the
-plumbing, ``quick`` for 2 CPU cores, ``smol`` runs SFT + GRPO
+plumbing, ``quick`` for 2 CPU cores, ``cpu`` carries the suite's claims on 2 CPU cores (main
+rows on two seeds, GRPO long enough to move a row), ``smol`` runs SFT + GRPO
 on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with Shop-R1's
 hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
 validation split (carved from the training sessions), never on test: see ``docs/llm_agents.md``
@@ -26,7 +27,7 @@ from rewardgym.agents.llm.config import (
     SFTRunConfig,
 )
 
-PresetName = Literal["demo", "tiny", "quick", "smol", "paper"]
+PresetName = Literal["demo", "tiny", "quick", "cpu", "smol", "paper"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,44 @@ def _quick() -> BenchConfig:
         eval_seeds=(0,),
         temperature_candidates=(0.2, 0.6),
         temperatures=(0.6, 1.0),
+        train_workers=2,
+    )
+
+
+def _cpu() -> BenchConfig:
+    """The quick preset's model and recipe sized to carry the suite's claims on 2 CPU cores, no GPU.
+
+    Main rows on training seeds 0 and 1 (each scoring half of 200 test sessions, about 1,970
+    steps per row), ablation and temperature rows on seed 0 (40 test sessions, about 390 steps),
+    GRPO long enough to move a row (80 steps of 2 prompts x 8 completions, 1,280 completions a
+    run; quick: 72), every model trained in two processes of one thread each.
+
+    Sizing, from measured rates (docs/results/shop-demo.md, two threads: 6 GRPO steps x 12
+    completions in 7.8 s, 0.11 s a completion, 951 evaluation completions in 24.3 s, 39 a
+    second, 456 sessions prompted in 15.2 s; docs/llm_agents.md: SFT at 19 examples a second on
+    one thread; issue 21: the shopper reference, 12 s per 100 sessions at 1,000 draws), taking
+    one thread at 0.15 s a GRPO completion:
+
+    * GRPO: 14 runs (3 main rows x 2 seeds + 8 ablations) x 1,280 completions x 0.15 s =
+      2,690 process-seconds, over 2 workers 1,345 s;
+    * SFT: 2 seeds x 1,200 examples / 19 a second, side by side: 65 s;
+    * evaluation: 5 main rows x 1,970 + 10 rows x 390 + 40 validation sessions x 2
+      temperatures x 390 steps = 14,530 completions / 39 a second: 373 s;
+    * prompts: (400 train + 40 validation + 200 test sessions) x 2 contexts in this process
+      and 400 train sessions x 2 contexts per worker, 2,880 sessions x 0.033 s: 96 s;
+    * references on 200 sessions 25 s, base models 12 s, worker start-up 30 s.
+
+    About 1,950 s (32 min) alone on the cores: the 75-minute budget leaves 2.3x for a slower
+    machine or a longer SFT recipe (4,800 examples add about 190 s).
+    """
+    quick = _quick()
+    return dataclasses.replace(
+        quick,
+        name="cpu",
+        grpo=dataclasses.replace(quick.grpo, steps=80, num_generations=8, prompts_per_step=2),
+        validation_sessions=40,
+        eval_sessions=200,
+        ablation_eval_sessions=40,
     )
 
 
@@ -290,11 +329,12 @@ PRESETS: dict[str, BenchConfig] = {
     "demo": _demo(),
     "tiny": _tiny(),
     "quick": _quick(),
+    "cpu": _cpu(),
     "smol": _smol(),
     "paper": _paper(),
 }
 """The suite's named configs: ``demo`` (the main rows for ``make demo``), ``tiny`` (tests),
-``quick`` (2 CPU cores), ``smol``
+``quick`` (2 CPU cores), ``cpu`` (the claims on 2 CPU cores: two seeds, longer GRPO), ``smol``
 (SmolLM2-135M-Instruct, GPU), ``paper`` (Shop-R1's hyperparameters, GPU)."""
 
 

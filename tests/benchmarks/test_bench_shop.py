@@ -26,7 +26,7 @@ def test_rows_carry_the_public_method_names() -> None:
     assert {"shop-r1/gdpo", "shop-r1/kang", "shop-r1/latest-context"} <= set(names)
     temps = {f"shop-r1/temp-{t:g}" for t in preset("quick").temperatures}
     assert "shop-r1/temp-1" in temps and temps <= set(names)
-    assert set(PRESETS) == {"demo", "tiny", "quick", "smol", "paper"}
+    assert set(PRESETS) == {"demo", "tiny", "quick", "cpu", "smol", "paper"}
     demo = preset("demo")  # the rows make demo shows: the lookup, SFT and Shop-R1
     assert demo.rows is not None and {"baseline/frequency", "sft", "shop-r1"} <= set(demo.rows)
     assert preset("smol").model == "smollm2-135m" and preset("quick").seeds == (0, 1)

@@ -1,0 +1,49 @@
+"""Presets sized to the machine: the ``cpu`` preset's shape, and training in worker processes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewardgym.benchmarks.shop import Suite, methods, run_bench_shop, training_tasks
+from rewardgym.benchmarks.shop_config import preset, replace
+
+
+def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
+    cpu, quick = preset("cpu"), preset("quick")
+    assert cpu.seeds == (0, 1) and cpu.ablation_seeds == (0,) and cpu.split_test_across_seeds
+    assert cpu.train_workers == 2 and quick.train_workers == 2
+    assert cpu.default_model == quick.default_model and cpu.sft == quick.sft
+    completions = cpu.grpo.steps * cpu.grpo.prompts_per_step * cpu.grpo.num_generations
+    assert completions >= 10 * quick.grpo.steps * quick.grpo.prompts_per_step * 6
+    assert cpu.eval_sessions is not None and quick.eval_sessions is not None
+    assert cpu.eval_sessions > quick.eval_sessions
+
+
+def test_training_tasks_wait_for_their_start_and_cover_every_trained_model(tmp_path: Path) -> None:
+    config = preset("cpu")
+    suite = Suite(config, tmp_path, None, progress=False)
+    tasks = training_tasks(suite, methods(config))
+    assert tasks[(0, "sft-compact")] == (tasks[(0, "sft-compact")][0], None)
+    assert tasks[(1, "shop-r1")][1] == (1, "sft-compact")
+    assert tasks[(0, "shop-r1/no-sft")][1] is None and tasks[(1, "rl-binary")][1] is None
+    assert (1, "shop-r1/gdpo") not in tasks  # ablations train on seed 0 only
+    grpo = [k for k in tasks if not k[1].startswith("sft-")]
+    assert len(grpo) == 3 * 2 + 8 and len(tasks) == len(grpo) + 2
+
+
+@pytest.mark.slow  # two spawned workers import torch and TRL: about 45 s on a loaded machine
+def test_two_seeds_train_in_two_processes_and_are_scored_after(tmp_path: Path) -> None:
+    config = replace(preset("tiny"), seeds=(0, 1), train_workers=2, split_test_across_seeds=True)
+    only = ["sft", "sft+rl-binary"]
+    run_bench_shop(config, tmp_path / "out", only=only, progress=False)
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert set(saved["sft_losses"]) == {"sft/seed0/compact", "sft/seed1/compact"}
+    phases = saved["meta"]["phase_seconds"]
+    assert phases["train_wall"] > 0 and phases["sft"] > 0 and phases["grpo"] > 0
+    for seed in (0, 1):
+        assert (tmp_path / "out" / "models" / f"seed{seed}" / "sft+rl-binary" / "model").is_dir()
+    rows = {r["method"]: r for r in saved["rows"]}
+    assert rows["sft+rl-binary"]["runs"] == 2 and "diff_vs_sft_ci" in rows["sft+rl-binary"]
