@@ -6,8 +6,11 @@ plain lines of text in which each named element reads ``[name] label`` (an input
 ``value``), block tags start a new line and every other tag is dropped, so nothing a predictor
 needs (names, labels, prices, ratings, headings) is lost while the markup is; a label whose
 words all appear in its element's name (``[filter_feature_long_battery] long battery``) is
-dropped as redundant. Everything here
-is regular-expression based and tolerant of broken HTML: it never raises on a string.
+dropped as redundant. With ``ids=True`` each element reads ``[i] name`` instead, ``i`` its
+short id (:func:`page_elements`: 1, 2, ... in the order the page first names them; the
+``element_ids`` option of the shopping envs, :mod:`rewardgym.envs.shopping.element_ids`).
+Everything here is regular-expression based and tolerant of broken HTML: it never raises on a
+string.
 """
 
 from __future__ import annotations
@@ -77,9 +80,10 @@ def _attributes(raw: str) -> dict[str, str]:
     return found
 
 
-def compact_page(page: str) -> str:
-    """The page as text lines, each named element as ``[name] label`` (module docstring)."""
+def _render(page: str, ids: bool) -> tuple[str, dict[str, int]]:
+    """The compact text of ``page`` and its element ids (each name's first position, from 1)."""
     parts: list[str] = []
+    found: dict[str, int] = {}
     position = 0
     skipping: str | None = None
     named: set[str] | None = None  # the canonical tokens of the element whose label is next
@@ -111,17 +115,57 @@ def compact_page(page: str) -> str:
         if name is None:
             parts.append(" ")
             continue
+        number = found.setdefault(name, len(found) + 1)
         value = attrs.get("value")
-        parts.append(f' [{name} value="{value}"] ' if value else f" [{name}] ")
+        shown = f"[{number}] {name}" if ids else f"[{name}"
+        shown += f' value="{value}"' if value else ""
+        parts.append(f" {shown} " if ids else f" {shown}] ")
         named = set(canonical_tokens(name))
     if skipping is None:
         parts.append(html.unescape(page[position:]))
     lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in lines if line), found
 
 
-def names_only(page: str) -> str:
-    """The page reduced to its element names, one line: what survives the tightest budget."""
+def compact_page(page: str, *, ids: bool = False) -> str:
+    """The page as text lines, each named element as ``[name] label`` (module docstring).
+
+    With ``ids`` each named element reads ``[i] name label``, ``i`` its id in
+    :func:`page_elements`.
+
+    Example:
+        >>> page = '<p><a name="product_1_title">Trail Jacket</a> $49</p><button name="buy">Buy</button>'
+        >>> print(compact_page(page))
+        [product_1_title] Trail Jacket $49
+        [buy]
+        >>> print(compact_page(page, ids=True))
+        [1] product_1_title Trail Jacket $49
+        [2] buy
+    """
+    return _render(page, ids)[0]
+
+
+def page_elements(page: str) -> tuple[str, ...]:
+    """The page's element names as :func:`compact_page` meets them, each once: id ``i`` is the i-th.
+
+    Elements inside ``<script>`` or ``<style>`` are no elements; a name repeated later on the page
+    keeps its first id.
+    """
+    return tuple(_render(page, False)[1])
+
+
+def element_list(page: str) -> str:
+    """The page's elements as one line of ``[i] name`` (what survives the tightest budget with ids)."""
+    return " ".join(f"[{i}] {name}" for i, name in enumerate(page_elements(page), start=1))
+
+
+def names_only(page: str, *, ids: bool = False) -> str:
+    """The page reduced to its element names, one line: what survives the tightest budget.
+
+    With ``ids`` each name is shown after its id, as ``[i] name``.
+    """
+    if ids:
+        return "elements: " + element_list(page)
     return "elements: " + " ".join(dict.fromkeys(page_names(page)))
 
 
@@ -143,8 +187,10 @@ def page_change(page: str, previous: str | None) -> str:
 __all__ = [
     "MAX_TITLE_CHARS",
     "compact_page",
+    "element_list",
     "names_only",
     "page_change",
+    "page_elements",
     "page_names",
     "page_title",
 ]

@@ -20,6 +20,13 @@ Three modes (``ShopSession-v0``'s ``context=`` option):
   minimum the first rationale goes, then the remaining actions, and last the text is cut at
   its end as in the other modes.
 
+With ``element_ids=True`` (the envs' option of the same name,
+:mod:`~rewardgym.envs.shopping.element_ids`) the current page lists its elements with short ids:
+in compact mode each element reads ``[i] name`` in place (and the tightest budget keeps
+``elements: [1] name [2] name ...``); in the other modes the current page's block opens with
+an ``### Elements`` line of ``[i] name``, which is cut only as the last resort. Past pages and
+past actions keep names: an id means an element of the current page only.
+
 Every context is at most :data:`MAX_CONTEXT_CHARS` characters (the env's ``Text`` space bound)
 whatever budget is set, so a session of huge pages still yields a valid observation. Budgets are
 counted per block (blocks end at a newline, so token counts add up) and the assembled text is
@@ -34,7 +41,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rewardgym.envs.shopping.compact import compact_page, names_only, page_change, page_title
+from rewardgym.envs.shopping.compact import (
+    compact_page,
+    element_list,
+    names_only,
+    page_change,
+    page_title,
+)
 from rewardgym.envs.shopping.schema import ShopStep
 
 ContextMode = Literal["session", "latest", "compact"]
@@ -66,8 +79,9 @@ def _step_block(number: int, page: str, step: ShopStep) -> str:
     )
 
 
-def _current_block(number: int, page: str) -> str:
-    return f"## Step {number} (current)\n### Page\n{page}\n"
+def _current_block(number: int, page: str, ids: bool = False) -> str:
+    elements = f"### Elements\n{element_list(page)}\n" if ids else ""
+    return f"## Step {number} (current)\n{elements}### Page\n{page}\n"
 
 
 @dataclass
@@ -120,22 +134,29 @@ def build_context(
     max_chars: int | None = None,
     max_tokens: int | None = None,
     count_tokens: Counter = approx_token_count,
+    element_ids: bool = False,
 ) -> str:
-    """The context text for predicting the step after ``history`` on ``current_page``."""
+    """The context text for predicting the step after ``history`` on ``current_page``.
+
+    ``element_ids`` lists the current page's elements with short ids (module docstring).
+    """
     if mode not in CONTEXT_MODES:
         raise ValueError(f"context must be one of {CONTEXT_MODES}, got {mode!r}")
     check_context_limits(max_chars, max_tokens)
     cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
     budget = _Budget(cap, max_tokens, count_tokens)
     if mode == "compact":
-        return _compact(history, current_page, budget)
-    return _session(list(history) if mode == "session" else [], len(history), current_page, budget)
+        return _compact(history, current_page, budget, element_ids)
+    past = list(history) if mode == "session" else []
+    return _session(past, len(history), current_page, budget, element_ids)
 
 
-def _session(past: list[ShopStep], n_history: int, current_page: str, budget: _Budget) -> str:
+def _session(
+    past: list[ShopStep], n_history: int, current_page: str, budget: _Budget, ids: bool
+) -> str:
     first = n_history - len(past) + 1
     pages = [s.page for s in past]
-    current = _current_block(first + len(past), current_page)
+    current = _current_block(first + len(past), current_page, ids)
     cost = _Costs(budget)
     marker = "[{} earlier steps omitted to fit the context budget]\n"
 
@@ -207,14 +228,14 @@ class _PastStep:
         return "".join(line.replace("\n", " ") + "\n" for line in lines)
 
 
-def _compact(history: Sequence[ShopStep], current_page: str, budget: _Budget) -> str:
+def _compact(history: Sequence[ShopStep], current_page: str, budget: _Budget, ids: bool) -> str:
     previous: list[str | None] = [None, *(s.page for s in history)]
     past = [
         _PastStep(i + 1, step, page_change(step.page, previous[i]), page_title(step.page))
         for i, step in enumerate(history)
     ]
     number = len(history) + 1
-    full_page = compact_page(current_page)
+    full_page = compact_page(current_page, ids=ids)
     current = [f"Step {number} (current) page:\n{full_page}\n"]
     cost = _Costs(budget)
 
@@ -240,7 +261,7 @@ def _compact(history: Sequence[ShopStep], current_page: str, budget: _Budget) ->
         or relax(past[: max(0, len(past) - KEEP_ACTIONS)], "action", False)
     )
     if not fits:
-        current = [f"Step {number} (current) page:\n{names_only(current_page)}\n"]
+        current = [f"Step {number} (current) page:\n{names_only(current_page, ids=ids)}\n"]
         # Past the protected minimum: the intent goes, then the last actions, then the end.
         if not relax(past[:1], "rationale", False):
             relax(past, "action", False)

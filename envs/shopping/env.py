@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
     ContextMode,
@@ -18,6 +19,7 @@ from rewardgym.envs.shopping.context import (
     check_context_limits,
 )
 from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
+from rewardgym.envs.shopping.element_ids import resolve_ids
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopStep, actions_match
 from rewardgym.envs.shopping.spaces import (
@@ -47,8 +49,15 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
     ``{"type": 0|1|2, "name", "text"}`` with types indexed as in ``ACTION_TYPES``, names and
     texts cut at 2**16 characters).
 
+    With ``element_ids=True`` the context lists the current page's elements with short ids
+    (``[i] name``; off by default, so a pretrained model sees the paper's format).
+
     ## Action
-    The policy's raw text output, any string. One that does not parse is a wrong answer.
+    The policy's raw text output, any string. One that does not parse is a wrong answer. With
+    ``element_ids=True`` an action may name an element of the current page by its id
+    (``{"type": "click", "name": "[3]"}``): the env resolves it to the element's name before
+    scoring, so the metric and every reward wrapper see the named action; an id not on the
+    page is an invalid action (:mod:`rewardgym.envs.shopping.element_ids`).
 
     ## Reward
     1.0 when the parsed action exactly matches the human's (same type, and name and text equal
@@ -67,7 +76,8 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
     and ``n_steps``.
 
     ## Registered ids
-    ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train", context="session"|"latest"|"compact")``.
+    ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train",
+    context="session"|"latest"|"compact", element_ids=False)``.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's convention)
@@ -83,6 +93,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         test_fraction: float = DEFAULT_TEST_FRACTION,
         split_seed: int = 0,
         render_mode: str | None = None,
+        element_ids: bool = False,
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
@@ -98,6 +109,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         self.max_context_tokens = max_context_tokens
         self.count_tokens = count_tokens
         self.render_mode = render_mode
+        self.element_ids = bool(element_ids)
         self.observation_space = spaces.Dict(session_observation_fields())
         self.action_space = action_space()
         self._session = 0
@@ -125,6 +137,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
             max_chars=self.max_context_chars,
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
+            element_ids=self.element_ids,
         )
         return session_observation(self._history, self._current.page, text)
 
@@ -162,6 +175,8 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
             raise gym.error.ResetNeeded("call reset() before step()")
         text = action if isinstance(action, str) else str(action)
         parsed = parse_output(text)
+        if self.element_ids:
+            parsed = resolve_ids(parsed, page_elements(self._current.page))
         truth = self._current.action
         match = actions_match(parsed.action, truth)
         info = self._base_info()

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
     ContextMode,
@@ -16,6 +17,7 @@ from rewardgym.envs.shopping.context import (
     build_context,
     check_context_limits,
 )
+from rewardgym.envs.shopping.element_ids import resolve_ids
 from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
 from rewardgym.envs.shopping.schema import actions_match
 from rewardgym.envs.shopping.spaces import (
@@ -75,7 +77,11 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     that does not parse, an action that names nothing on the page (or does nothing there), or
     one whose rationale, name or text holds a lone surrogate (not text: no URL or session file
     can hold it) leaves the page as it is; ``info["applied"]`` is False and ``info["note"]``
-    says why. Every output is scored all the same, as ``ShopSession-v0`` scores it.
+    says why. Every output is scored all the same, as ``ShopSession-v0`` scores it. With
+    ``element_ids=True`` the context lists the page's elements as ``[i] name`` and an action may
+    name one by its id (``"name": "[3]"``), resolved to the element's name before the store
+    acts on it and before it is scored; an id not on the page is an invalid action, as in
+    ``ShopSession-v0`` (:mod:`rewardgym.envs.shopping.element_ids`).
 
     ## Reward
     1.0 when the parsed action exactly matches the ground-truth shopper's choice in that
@@ -96,7 +102,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
 
     ## Registered ids
     ``rewardgym/ShopStore-v0``: ``gym.make(id, store=StoreConfig(), intent_seed=None,
-    shopper=None, opening="home", context="session")``. Intent ``i`` is visit ``i`` of the
+    shopper=None, opening="home", context="session", element_ids=False)``. Intent ``i`` is visit ``i`` of the
     store's catalogue seed. ``reset(options={"intent": i})`` picks it; otherwise, with
     ``intent_seed`` set, the k-th reset (counting from 0 at construction, and again at every
     reset given a seed) takes ``intent_seed + k``; without it the index is drawn from the
@@ -118,6 +124,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         max_context_tokens: int | None = None,
         count_tokens: Callable[[str], int] = approx_token_count,
         render_mode: str | None = None,
+        element_ids: bool = False,
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
@@ -137,6 +144,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self.max_context_tokens = max_context_tokens
         self.count_tokens = count_tokens
         self.render_mode = render_mode
+        self.element_ids = bool(element_ids)
         self.observation_space = spaces.Dict(
             {**session_observation_fields(), "intent": UnicodeText(MAX_TEXT)}
         )
@@ -171,6 +179,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             max_chars=self.max_context_chars,
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
+            element_ids=self.element_ids,
         )
         observation = session_observation(steps, self.visit.browser.html, text)
         return {**observation, "intent": self.intent_text[:MAX_TEXT]}
@@ -220,6 +229,8 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             raise gym.error.ResetNeeded("call reset() before step()")
         text = action if isinstance(action, str) else str(action)
         parsed = parse_output(text)
+        if self.element_ids:
+            parsed = resolve_ids(parsed, page_elements(visit.browser.html))
         truth = visit.truth()
         match = actions_match(parsed.action, truth.action)
         order_total = 0.0
