@@ -23,6 +23,7 @@ from d3rlpy.optimizers.optimizers import OptimizerFactory
 from d3rlpy.types import Shape
 
 from rewardgym.agents.offline.iql_impl import DiscreteIQLImpl, DiscreteIQLModules
+from rewardgym.agents.offline.iql_settings import IQLSettings, check_iql
 from rewardgym.agents.offline.optimizers import fused_adam_field, register_once
 
 
@@ -59,7 +60,8 @@ class DiscreteIQLConfig(LearnableConfig):
 
     The target critics follow the online ones by Polyak averaging with rate ``tau``. The
     three losses are minimised together, one backward pass per step. Defaults are the paper's
-    (``expectile`` 0.7, ``weight_temp`` 3.0, lr 3e-4, two critics); the optimizers default to
+    (lr 3e-4; IQL's own, from ``IQLSettings``: ``expectile`` 0.7, ``weight_temp`` 3.0, two
+    critics, ``max_weight`` 100); the optimizers default to
     Adam with PyTorch's fused kernel (``FusedAdamFactory``). ``predict`` returns the policy's
     most likely action.
 
@@ -91,22 +93,16 @@ class DiscreteIQLConfig(LearnableConfig):
     value_encoder_factory: EncoderFactory = make_encoder_field()  # noqa: RUF009
     batch_size: int = 256
     gamma: float = 0.99
-    tau: float = 0.005
-    n_critics: int = 2
-    expectile: float = 0.7
-    weight_temp: float = 3.0
-    max_weight: float = 100.0
+    # IQL's own hyper-parameters are declared once, in IQLSettings (the library's settings).
+    tau: float = IQLSettings.tau
+    n_critics: int = IQLSettings.n_critics
+    expectile: float = IQLSettings.expectile
+    weight_temp: float = IQLSettings.weight_temp
+    max_weight: float = IQLSettings.max_weight
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
-        if not 0.0 < self.expectile < 1.0:
-            raise ValueError(f"DiscreteIQLConfig.expectile={self.expectile}: use a value in (0, 1)")
-        if self.n_critics < 1:
-            raise ValueError(f"DiscreteIQLConfig.n_critics={self.n_critics}: use at least 1")
-        if not 0.0 < self.tau <= 1.0:
-            raise ValueError(f"DiscreteIQLConfig.tau={self.tau}: use a rate in (0, 1]")
-        if self.max_weight <= 0.0:
-            raise ValueError(f"DiscreteIQLConfig.max_weight={self.max_weight}: use a positive clip")
+        check_iql(self, "DiscreteIQLConfig")
         if self.compile_graph:
             raise ValueError(
                 "DiscreteIQLConfig.compile_graph=True is not supported: DiscreteIQL runs eagerly"
@@ -150,23 +146,18 @@ class DiscreteIQL(QLearningAlgoBase[DiscreteIQLImpl, DiscreteIQLConfig]):
             device=self._device,
             enable_ddp=self._enable_ddp,
         )
-        q_funcs, q_forwarder = create_discrete_q_function(
-            observation_shape,
-            action_size,
-            config.critic_encoder_factory,
-            MeanQFunctionFactory(),
-            n_ensembles=config.n_critics,
-            device=self._device,
-            enable_ddp=self._enable_ddp,
-        )
-        targ_q_funcs, targ_q_forwarder = create_discrete_q_function(
-            observation_shape,
-            action_size,
-            config.critic_encoder_factory,
-            MeanQFunctionFactory(),
-            n_ensembles=config.n_critics,
-            device=self._device,
-            enable_ddp=self._enable_ddp,
+        # The online critics and their targets: two ensembles of the same shape.
+        (q_funcs, q_forwarder), (targ_q_funcs, targ_q_forwarder) = (
+            create_discrete_q_function(
+                observation_shape,
+                action_size,
+                config.critic_encoder_factory,
+                MeanQFunctionFactory(),
+                n_ensembles=config.n_critics,
+                device=self._device,
+                enable_ddp=self._enable_ddp,
+            )
+            for _ in range(2)
         )
         value_func = create_value_function(
             observation_shape,

@@ -1,4 +1,10 @@
-"""DiscreteIQL's settings: implicit Q-learning over a discrete action set (``iql.py``)."""
+"""DiscreteIQL's settings: implicit Q-learning over a discrete action set (``iql.py``).
+
+The one declaration of IQL's own hyper-parameters and their ranges: ``DiscreteIQLConfig``
+(the d3rlpy config) takes its defaults from :class:`IQLSettings` and checks its values with
+:func:`check_iql`, so the library's settings and the algorithm cannot disagree. Nothing heavy
+is imported here.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,31 @@ if TYPE_CHECKING:
     from rewardgym.agents.offline.config import OfflineConfig
 
 
+def check_iql(values: Any, owner: str) -> None:
+    """Reject IQL hyper-parameters of ``values`` outside their range, naming ``owner`` and the field.
+
+    ``values`` has ``expectile``, ``weight_temp``, ``tau``, ``n_critics`` and ``max_weight``
+    (an :class:`IQLSettings` or a ``DiscreteIQLConfig``).
+    """
+    if not 0.0 < values.expectile < 1.0:
+        raise ValueError(f"{owner}.expectile={values.expectile}: use a value in (0, 1)")
+    if values.weight_temp < 0:
+        raise ValueError(f"{owner}.weight_temp={values.weight_temp}: use >= 0")
+    if not 0.0 < values.tau <= 1.0:
+        raise ValueError(f"{owner}.tau={values.tau}: use a rate in (0, 1]")
+    if values.n_critics < 1:
+        raise ValueError(f"{owner}.n_critics={values.n_critics}: use at least 1")
+    if values.max_weight <= 0.0:
+        raise ValueError(f"{owner}.max_weight={values.max_weight}: use a positive clip")
+
+
 @dataclass(frozen=True)
 class IQLSettings(AlgorithmSettings):
-    """Implicit Q-learning (Kostrikov et al., ICLR 2022); the maths are in ``DiscreteIQLConfig``."""
+    """Implicit Q-learning (Kostrikov et al., ICLR 2022); the maths are in ``DiscreteIQLConfig``.
+
+    Defaults are the paper's: expectile 0.7, inverse temperature 3.0, two critics (their
+    minimum is used), advantage weights clipped at 100.
+    """
 
     name: ClassVar[str] = "iql"
     d3rlpy_name: ClassVar[str] = "DiscreteIQL"
@@ -23,18 +51,15 @@ class IQLSettings(AlgorithmSettings):
     weight_temp: float = 3.0
     """Inverse temperature of the advantage weights (Kostrikov et al.: 3.0)."""
     tau: float = 0.005
-    """Polyak rate of the target critics."""
-    n_critics: int = 1
-    """Critics in the ensemble (their minimum is used)."""
+    """Polyak rate of the target critics (Kostrikov et al.: 0.005)."""
+    n_critics: int = 2
+    """Critics in the ensemble, their minimum is used (Kostrikov et al.: 2)."""
+    max_weight: float = 100.0
+    """Clip of the advantage weights (Kostrikov et al.: 100)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
-        if not 0.0 < self.expectile < 1.0:
-            raise ValueError(f"IQLSettings.expectile={self.expectile}: use a value in (0, 1)")
-        if self.weight_temp < 0:
-            raise ValueError(f"IQLSettings.weight_temp={self.weight_temp}: use >= 0")
-        if self.n_critics < 1:
-            raise ValueError(f"IQLSettings.n_critics={self.n_critics}: use at least 1")
+        check_iql(self, "IQLSettings")
 
     def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
         """Our ``DiscreteIQLConfig`` with these settings."""
@@ -54,7 +79,8 @@ class IQLSettings(AlgorithmSettings):
             n_critics=self.n_critics,
             expectile=self.expectile,
             weight_temp=self.weight_temp,
+            max_weight=self.max_weight,
         )
 
 
-__all__ = ["IQLSettings"]
+__all__ = ["IQLSettings", "check_iql"]

@@ -115,6 +115,39 @@ def test_iql_config_rejects_bad_values(field: str, value: object) -> None:
         DiscreteIQLConfig(**{field: value})
 
 
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("expectile", 0.0),
+        ("weight_temp", -1.0),
+        ("tau", 2.0),
+        ("n_critics", 0),
+        ("max_weight", -1.0),
+    ],
+)
+def test_iql_settings_and_the_d3rlpy_config_share_defaults_and_ranges(
+    field: str, value: object
+) -> None:
+    """The library's IQLSettings and DiscreteIQLConfig agree on every IQL default and range."""
+    import dataclasses
+
+    shared = {f.name for f in dataclasses.fields(IQLSettings)}
+    assert shared == {"expectile", "weight_temp", "tau", "n_critics", "max_weight"}
+    algo = DiscreteIQLConfig()
+    assert {name: getattr(IQLSettings(), name) for name in shared} == {
+        name: getattr(algo, name) for name in shared
+    }
+    built = make_algo_config(OfflineConfig(algorithm=IQLSettings()))
+    assert {name: getattr(built, name) for name in shared} == {
+        name: getattr(algo, name) for name in shared
+    }
+    assert algo.n_critics == 2  # Kostrikov et al.'s two critics, in both
+    with pytest.raises(ValueError, match=f"IQLSettings.{field}="):
+        IQLSettings(**{field: value})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=f"DiscreteIQLConfig.{field}="):
+        DiscreteIQLConfig(**{field: value})
+
+
 def test_offline_config_round_trip_and_errors() -> None:
     """``OfflineConfig`` survives ``as_dict``/``from_dict`` and rejects unknown names."""
     for settings in (CQLSettings(alpha=0.3), IQLSettings(weight_temp=10.0), BCSettings()):
