@@ -236,8 +236,10 @@ class Suite:
             return out / "model"
         cfg = replace(self.config.grpo, seed=seed, advantages=method.advantages)
         rows = sample_rows(self.rows(start, method, "train", None), cfg.max_examples, seed)
-        # The reward reads info["truth"], not the context: the replay env renders the latest page.
-        env = ReplayEnv(to_dataset(rows), self.data.data, {"context": "latest"})
+        # The reward reads info["truth"], not the context: the replay env renders the latest page
+        # (and resolves element ids when the prompt lists them).
+        replay = {"context": "latest", "element_ids": self.prompt(method).element_ids}
+        env = ReplayEnv(to_dataset(rows), self.data.data, replay)
         options = GRPOOptions(
             progress=self.progress,
             desc=f"row {method.method!r} (seed {seed})",
@@ -274,6 +276,7 @@ class Suite:
             [r.session for r in rows],
             [r.step for r in rows],
             truths,  # type: ignore[arg-type]
+            [r.elements for r in rows],
         )
 
     def choose_temperature(self, sft: Path, method: Method) -> float:

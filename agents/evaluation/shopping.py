@@ -26,6 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.envs import SHOP_SESSION_ID
+from rewardgym.envs.shopping.element_ids import resolve_ids
 from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
@@ -109,12 +110,20 @@ def score_outputs(
     sessions: Sequence[int],
     steps: Sequence[int],
     truths: Sequence[ShopAction],
+    elements: Sequence[Sequence[str] | None] | None = None,
 ) -> ShopEvaluation:
-    """Score raw outputs against known human actions as ``env.step`` does (its exact-match reward)."""
+    """Score raw outputs against known human actions as ``env.step`` does (its exact-match reward).
+
+    ``elements`` (per output, its page's element names, or None) resolves element ids as
+    ``env.step`` does with ``element_ids=True``; None scores every name as written.
+    """
     records = []
     total = 0.0
-    for text, session, step, truth in zip(texts, sessions, steps, truths, strict=True):
-        predicted = parse_output(text).action
+    pages = [None] * len(texts) if elements is None else elements
+    rows = zip(texts, sessions, steps, truths, pages, strict=True)
+    for text, session, step, truth, names in rows:
+        parsed = parse_output(text)
+        predicted = (parsed if names is None else resolve_ids(parsed, names)).action
         total += float(actions_match(predicted, truth))
         records.append(StepRecord(int(session), int(step), truth, predicted))
     return _evaluation(records, total)

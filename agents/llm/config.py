@@ -62,6 +62,10 @@ class PromptConfig:
     chat_template: Literal["auto", "never"] = "auto"
     """auto: prompt through the tokenizer's chat template when it has one (instruct models);
     never: plain text (the default model has no template)."""
+    element_ids: bool = False
+    """List the current page's elements as [i] name and train the policy to name an element by
+    its id ("name": "[3]"); the env resolves an id to the element's name before scoring, so
+    the metric and the reward stay the paper's. Off: the paper's format (names only)."""
 
     def __post_init__(self) -> None:
         """Refuse a character budget that is not positive (None is no limit)."""

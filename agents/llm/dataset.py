@@ -5,6 +5,9 @@ env gives before that step), ``completion`` (the human's rationale and action as
 JSON, the SFT target), and the env coordinates ``session`` (position in the split) and ``step``,
 which GRPO's reward function uses to replay the same step through the env and its wrappers.
 Reading the rows through the env keeps one source of truth for the context the policy sees.
+With the env's ``element_ids`` option on, the completion names the element by its id on the
+page (``"name": "[3]"``, :func:`~rewardgym.envs.shopping.element_ids.with_ids`) and the row
+keeps the page's elements, so an output can be resolved as the env resolves it.
 
 A validation split is carved from the training split (:func:`split_sessions`): a training
 session is held out for validation when ``blake2b(f"validation:{seed}:{session_id}")`` falls
@@ -24,6 +27,8 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.envs import SHOP_SESSION_ID
+from rewardgym.envs.shopping.compact import page_elements
+from rewardgym.envs.shopping.element_ids import with_ids
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.store import SessionStore
@@ -41,7 +46,8 @@ class StepRow:
     """One logged step as a training example: prompt, target completion and env coordinates.
 
     ``truth``, ``previous`` and ``first_rationale`` (the human's action, the action before it,
-    the session's first rationale) let a suite score outputs and measure prompt coverage.
+    the session's first rationale) let a suite score outputs and measure prompt coverage;
+    ``elements`` (the page's element names, id ``i`` the i-th) is set when the env lists ids.
     """
 
     prompt: str
@@ -51,6 +57,7 @@ class StepRow:
     truth: ShopAction | None = None
     previous: ShopAction | None = None
     first_rationale: str | None = None
+    elements: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The row as a ``datasets`` record."""
@@ -116,6 +123,7 @@ def step_rows(
     """
     env = make_env(data, split, env_kwargs or {})
     count = env.unwrapped.num_sessions  # type: ignore[attr-defined]
+    ids = bool(getattr(env.unwrapped, "element_ids", False))
     chosen = list(range(count)) if sessions is None else list(sessions)
     chosen = chosen if max_sessions is None else chosen[:max_sessions]
     rows: list[StepRow] = []
@@ -126,12 +134,14 @@ def step_rows(
         while True:
             text = prompt(obs)
             step = int(info["step"])
+            elements = page_elements(str(obs["page"])) if ids else None
             obs, _, terminated, truncated, info = env.step("")
             action = ShopAction(**info["truth"])
             rationale = info.get("truth_rationale") or ""
             first = rationale if step == 0 else first
-            completion = format_output(rationale, action)
-            rows.append(StepRow(text, completion, index, step, action, previous, first))
+            target = with_ids(action, elements) if elements is not None else action
+            completion = format_output(rationale, target)
+            rows.append(StepRow(text, completion, index, step, action, previous, first, elements))
             previous = action
             if terminated or truncated:
                 break

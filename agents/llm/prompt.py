@@ -27,6 +27,10 @@ INSTRUCTIONS = (
     'JSON object {"rationale": R, "action": A}, A being {"type": "click", "name": N}, '
     '{"type": "type_and_submit", "name": N, "text": T} or {"type": "terminate"}.\n'
 )
+ID_INSTRUCTIONS = INSTRUCTIONS.replace(
+    "shown as [name].", 'shown as [i] name; an action may name it by its id i, as N = "[i]".'
+)
+"""The instructions when the context lists element ids (``PromptConfig.element_ids``)."""
 CONTEXT_HEADER = "# Session so far\n"
 TRUNCATED = "[earlier context truncated]\n"
 FOOTER = "\n# Next step: one JSON object\n"
@@ -40,7 +44,11 @@ def env_kwargs(config: PromptConfig) -> dict[str, Any]:
 
     :meth:`PromptBuilder.env_kwargs` adds the token budget of a given tokenizer.
     """
-    return {"context": config.context, "max_context_chars": config.max_context_chars}
+    return {
+        "context": config.context,
+        "max_context_chars": config.max_context_chars,
+        "element_ids": config.element_ids,
+    }
 
 
 class TokenCounter:
@@ -100,10 +108,15 @@ class PromptBuilder:
     def frame(self, context: str) -> str:
         """The whole prompt around an already-fitted context (chat template or plain text)."""
         if not self.chat:
-            return build_prompt(context, instructions=self.config.instructions)
+            return build_prompt(
+                context,
+                instructions=self.config.instructions,
+                element_ids=self.config.element_ids,
+            )
         messages = [{"role": "user", "content": CONTEXT_HEADER + context + FOOTER}]
         if self.config.instructions:
-            messages.insert(0, {"role": "system", "content": INSTRUCTIONS.strip()})
+            told = ID_INSTRUCTIONS if self.config.element_ids else INSTRUCTIONS
+            messages.insert(0, {"role": "system", "content": told.strip()})
         text = self.tokenizer.apply_chat_template(
             messages, tokenize=False, add_generation_prompt=True
         )
@@ -122,14 +135,16 @@ class PromptBuilder:
         return self.frame(self.context_tail(str(observation["context"])))
 
 
-def build_prompt(context: str, *, instructions: bool = True) -> str:
+def build_prompt(context: str, *, instructions: bool = True, element_ids: bool = False) -> str:
     """The plain-text prompt around an already-fitted context."""
-    return (INSTRUCTIONS if instructions else "") + CONTEXT_HEADER + context + FOOTER
+    told = (ID_INSTRUCTIONS if element_ids else INSTRUCTIONS) if instructions else ""
+    return told + CONTEXT_HEADER + context + FOOTER
 
 
 __all__ = [
     "CONTEXT_HEADER",
     "FOOTER",
+    "ID_INSTRUCTIONS",
     "INSTRUCTIONS",
     "TRUNCATED",
     "PromptBuilder",
