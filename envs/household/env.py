@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-import numpy as np
-from gymnasium import spaces
-
 from rewardgym.envs.household.actions import ACTION_NAMES, N_ACTIONS, apply_action
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.expert import RULES, plan
 from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
 from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
-from rewardgym.envs.household.tasks import N_TASKS, TASKS, Task, task_id
-from rewardgym.envs.household.world import LAYOUTS, N_ROOMS, OBJECT_NAMES, OBJECTS, ROOMS, World
+from rewardgym.envs.household.tasks import TASKS, task_id
+from rewardgym.envs.household.world import LAYOUTS, OBJECT_NAMES, OBJECTS, ROOMS, World
 from rewardgym.envs.spaces import discrete_index
 
 
@@ -60,6 +57,7 @@ class HouseholdEnv(HouseholdEngineEnv):
     """
 
     rules = RULES
+    tasks = TASKS
 
     def __init__(
         self,
@@ -78,25 +76,19 @@ class HouseholdEnv(HouseholdEngineEnv):
             )
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-        self._init_engine(render_mode)
         self.layout = layout
         self.instruction_split = instructions
         self.max_steps = max_steps
-        self.task_ids: tuple[int, ...] = (
-            tuple(range(N_TASKS)) if tasks is None else tuple(task_id(t) for t in tasks)
-        )
-        if not self.task_ids:
-            raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
+        self._init_engine(render_mode, tasks, observation_space())
         self.world = World(layout)
         self._initial_world = self.world.copy()
-        self.task: Task = TASKS[self.task_ids[0]]
-        self.instruction: Instruction = instructions_for(self.task.id, instructions)[0]
-        self.steps = 0
-        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
-        self._history: list[str] = []
         self._reference_plan: list[int] | None = None
+
+    def _task_id(self, task: int | str) -> int:
+        return task_id(task)
+
+    def _instructions(self, task: int) -> tuple[Instruction, ...]:
+        return instructions_for(task, self.instruction_split)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -108,80 +100,34 @@ class HouseholdEnv(HouseholdEngineEnv):
         seeded generator.
         """
         super().reset(seed=seed)
-        options = options or {}
-        if "task" in options:
-            chosen = task_id(options["task"])
-        else:
-            chosen = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
-        self.task = TASKS[chosen]
-        split = instructions_for(chosen, self.instruction_split)
-        if "instruction" in options:
-            index = discrete_index(
-                options["instruction"],
-                len(split),
-                what=f"options['instruction'] (task {chosen} has {len(split)} "
-                f"{self.instruction_split!r} instructions)",
-                unit="instruction index",
-            )
-        else:
-            index = int(self.np_random.integers(len(split)))
-        self.instruction = split[index]
-        room = int(self.np_random.integers(N_ROOMS))
-        if "room" in options:
-            room = self._room_id(options["room"])
+        room = self._draw_start(options or {})
         self.world = World(self.layout, start_room=room)
         self._initial_world = self.world.copy()
-        self.steps = 0
-        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
-        self._history = []
-        self._plan, self._plan_pos = None, 0
+        self._clear_episode()
         self._reference_plan = None
-        obs = self._observe()
-        flags = self.task.goal_flags(self.world)
-        info = {
-            "action_names": ACTION_NAMES,
-            "task_id": self.task.id,
-            "task_name": self.task.name,
-            "goal": tuple(str(p) for p in self.task.goal),
-            "instruction": self.instruction.text,
-            "instruction_kind": self.instruction.kind,
-            "success": all(flags),
-            "cgc": sum(flags) / len(flags),
-        }
-        return obs, info
+        return self._observe(), self._reset_info()
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Apply one action; an impossible one changes nothing and says why in ``info``."""
         act = discrete_index(action, N_ACTIONS)
         reason = apply_action(self.world, act)
-        if not reason:
-            self._completed[act] = 1
-            self._history.append(ACTION_NAMES[act])
-        self._advance_plan(act, executed=not reason)
-        self.steps += 1
-        goal = self.task.goal
-        satisfied = sum(p.holds(self.world) for p in goal)
-        success = satisfied == len(goal)
+        self._record(act, executed=not reason)
+        goal = self._goal_info()
         info = {
             "executable": not reason,
             "reason": reason,
             "action_name": ACTION_NAMES[act],
-            "success": success,
-            "cgc": satisfied / len(goal),
+            **goal,
         }
-        truncated = not success and self.steps >= self.max_steps
-        return self._observe(), 1.0 if success else 0.0, success, truncated, info
+        truncated = not goal["success"] and self.steps >= self.max_steps
+        return self._observe(), 1.0 if goal["success"] else 0.0, goal["success"], truncated, info
 
     def _observe(self) -> dict[str, Any]:
         world = self.world
         visible = world.visible_objects()
         obs: dict[str, Any] = structured_fields(world, visible)
         obs["text"] = render_text(world, visible, self.instruction.text, self._history)
-        obs["completed"] = self._completed.copy()
-        obs["task"] = self.task.id
-        obs["instruction"] = self.instruction.id
-        self._obs = obs
-        return obs
+        return self._finish_observation(obs)
 
     @property
     def reference_plan(self) -> list[int]:

@@ -23,6 +23,25 @@ ALREADY_OPEN, ALREADY_CLOSED, RUNNING, ALREADY_SITTING, NOTHING_HELD = 6, 7, 8, 
 CLOSED, ALREADY_ON, OPEN_DEVICE = 11, 12, 13
 N_RULES = 14
 
+RULE_SENTENCES: tuple[str, ...] = (
+    "",
+    "you are already in the {room}",
+    "you cannot see the {name} here",
+    "you are already holding the {name}",
+    "your hands are full: you are holding the {held}",
+    "you are not next to the {name}; find it first",
+    "the {name} is already open",
+    "the {name} is already closed",
+    "the {name} is running; it cannot be opened",
+    "you are already sitting on the {name}",
+    "you are not holding anything to put down",
+    "the {name} is closed; open it first",
+    "the {name} is already on",
+    "the {name} is open; close it before switching it on",
+)
+"""Why an action was not executed, by rule code (``""``: it was), filled with ``str.format``;
+a version may word some rules its own way."""
+
 _WALK, _FIND, _GRAB, _OPEN, _CLOSE, _SIT, _PUT_ON, _PUT_IN, _SWITCH = range(9)
 _BY_FLAG: tuple[tuple[str, str, str], ...] = (
     ("grab", "grabbable", "grab {}"),
@@ -63,7 +82,7 @@ def build_actions(house: House) -> tuple[Action, ...]:
 class ActionTable:
     """The action set of one house and the rules that decide what each action does."""
 
-    def __init__(self, house: House, reasons: tuple[str, ...]) -> None:
+    def __init__(self, house: House, reasons: tuple[str, ...] = RULE_SENTENCES) -> None:
         """Build the table; ``reasons`` gives the sentence of every rule code (``""`` for 0)."""
         if len(reasons) != N_RULES:
             raise ValueError(
@@ -193,4 +212,12 @@ class ActionTable:
         return [a for a in range(self.n_actions) if self.apply(world.copy(), a) == 0]
 
 
-__all__ = ["BEHAVIOURS", "N_RULES", "Action", "ActionTable", "build_actions"]
+__all__ = [
+    "BEHAVIOURS",
+    "N_RULES",
+    "RULE_SENTENCES",
+    "RUNNING",
+    "Action",
+    "ActionTable",
+    "build_actions",
+]

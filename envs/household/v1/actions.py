@@ -23,25 +23,16 @@ one on too early, or with the wrong load, wastes it.
 
 from __future__ import annotations
 
-from rewardgym.envs.household.engine.actions import BEHAVIOURS, N_RULES, Action, ActionTable
-from rewardgym.envs.household.v1.world import HOUSE, N_OBJECTS, World
-
-REASONS: tuple[str, ...] = (
-    "",
-    "you are already in the {room}",
-    "you cannot see the {name} here",
-    "you are already holding the {name}",
-    "your hands are full: you are holding the {held}",
-    "you are not next to the {name}; find it first",
-    "the {name} is already open",
-    "the {name} is already closed",
-    "the {name} is running; it cannot be opened",
-    "you are already sitting on the {name}",
-    "you are not holding anything to put down",
-    "the {name} is closed; open it first",
-    "the {name} is already on",
-    "the {name} is open; close it before switching it on",
+from rewardgym.envs.household.engine.actions import (
+    BEHAVIOURS,
+    N_RULES,
+    RULE_SENTENCES,
+    Action,
+    ActionTable,
 )
+from rewardgym.envs.household.v1.world import HOUSE, N_OBJECTS
+
+REASONS: tuple[str, ...] = RULE_SENTENCES
 """Why an action was not executed, by code (``0``: it was). Fill with ``str.format``."""
 N_REASONS = N_RULES
 
@@ -51,28 +42,12 @@ ACTIONS: tuple[Action, ...] = TABLE.actions
 ACTION_NAMES: tuple[str, ...] = TABLE.names
 ACTION_INDEX: dict[str, int] = TABLE.index
 N_ACTIONS = TABLE.n_actions
+action_id = TABLE.action_id
+reason_text = TABLE.reason_text
+apply_action = TABLE.apply
+executable_actions = TABLE.executable
 IRREVERSIBLE: frozenset[int] = TABLE.irreversible
 """Action ids whose effect cannot be undone: throwing away and switching on."""
-
-
-def action_id(name: str) -> int:
-    """The id of the action called ``name`` (for example ``"find fridge"``)."""
-    return TABLE.action_id(name)
-
-
-def reason_text(world: World, action: int, code: int) -> str:
-    """The sentence for rule ``code`` broken by ``action`` in ``world`` (``""`` for code 0)."""
-    return TABLE.reason_text(world, action, code)
-
-
-def apply_action(world: World, action: int) -> int:
-    """Execute ``action`` on ``world`` in place; return 0, or the code of the rule it broke."""
-    return TABLE.apply(world, action)
-
-
-def executable_actions(world: World) -> list[int]:
-    """Every action that ``world`` would execute now, found by trying each on a copy."""
-    return TABLE.executable(world)
 
 
 assert N_OBJECTS == 22 and N_ACTIONS == 61, "the action table must keep its documented size"

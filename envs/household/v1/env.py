@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-import numpy as np
-from gymnasium import spaces
-
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.v1.actions import (
     ACTION_NAMES,
@@ -23,10 +20,9 @@ from rewardgym.envs.household.v1.observation import (
     render_text,
 )
 from rewardgym.envs.household.v1.planner import RULES, default_max_steps, plan, search_script
-from rewardgym.envs.household.v1.tasks import N_TASKS, TASKS, Task, task_id
+from rewardgym.envs.household.v1.tasks import TASKS, task_id
 from rewardgym.envs.household.v1.world import (
     LAYOUTS,
-    N_ROOMS,
     OBJECT_INDEX,
     OBJECT_NAMES,
     OBJECTS,
@@ -107,6 +103,8 @@ class HouseholdV1Env(HouseholdEngineEnv):
     """
 
     rules = RULES
+    tasks = TASKS
+    instruction_drawn_first = True
 
     def __init__(
         self,
@@ -121,30 +119,27 @@ class HouseholdV1Env(HouseholdEngineEnv):
             raise ValueError(f"unknown layout {layout!r}: use one of {LAYOUTS}")
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 (or None), got {max_steps}")
-        self._init_engine(render_mode)
         self.layout = layout
         self.instruction_split = split_name(instructions)
         self.max_steps_option = max_steps
-        self.task_ids: tuple[int, ...] = (
-            tuple(range(N_TASKS)) if tasks is None else tuple(task_id(t) for t in tasks)
-        )
-        if not self.task_ids:
-            raise ValueError("tasks is empty: pass None for all 25 tasks or at least one task")
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
-        self.task: Task = TASKS[self.task_ids[0]]
-        self.instruction: Instruction = instructions_for(self.task.id, self.instruction_split)[0]
-        self.instruction_index = 0
+        self._init_engine(render_mode, tasks, observation_space())
         self.placements: dict[int, int] = {o: places[0][0] for o, places in PRIORS[layout].items()}
         self.world = World(self.placements)
         self._initial_world = self.world.copy()
         self.max_steps = max_steps or default_max_steps(self.task, layout)
-        self.steps = 0
+        self._clear_v1_episode()
+
+    def _task_id(self, task: int | str) -> int:
+        return task_id(task)
+
+    def _instructions(self, task: int) -> tuple[Instruction, ...]:
+        return instructions_for(task, self.instruction_split)
+
+    def _clear_v1_episode(self) -> None:
+        """Forget what the last episode saw, checked, failed and did last."""
         self.failure = ""
         self.seen: set[int] = set()
         self.checked: set[int] = set()
-        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
-        self._history: list[str] = []
         self._last = (-1, 0, "")
         self._script: list[int] | None = None
 
@@ -160,54 +155,17 @@ class HouseholdV1Env(HouseholdEngineEnv):
         """
         super().reset(seed=seed)
         options = options or {}
-        if "task" in options:
-            chosen = task_id(options["task"])
-        else:
-            chosen = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
-        self.task = TASKS[chosen]
-        split = instructions_for(chosen, self.instruction_split)
-        index = int(self.np_random.integers(len(split)))
-        if "instruction" in options:
-            index = discrete_index(
-                options["instruction"],
-                len(split),
-                what=f"options['instruction'] (task {chosen} has {len(split)} "
-                f"{self.instruction_split!r} instructions)",
-                unit="instruction index",
-            )
-        self.instruction = split[index]
-        self.instruction_index = index
-        room = int(self.np_random.integers(N_ROOMS))
-        if "room" in options:
-            room = self._room_id(options["room"])
+        room = self._draw_start(options)
         self.placements = sample_placements(self.layout, self.np_random)
         self.placements.update(_placements_option(options.get("placements", {}), self.layout))
         self.world = World(self.placements, start_room=room)
         self._initial_world = self.world.copy()
         self.max_steps = self.max_steps_option or default_max_steps(self.task, self.layout)
-        self.steps = 0
-        self.failure = ""
-        self.seen = set()
-        self.checked = set()
-        self._completed = np.zeros(N_ACTIONS, dtype=np.int8)
-        self._history = []
-        self._last = (-1, 0, "")
-        self._script = None
-        self._plan, self._plan_pos = None, 0
-        flags = self.task.goal_flags(self.world)
-        info = {
-            "action_names": ACTION_NAMES,
-            "task_id": self.task.id,
-            "task_name": self.task.name,
-            "goal": tuple(str(p) for p in self.task.goal),
-            "instruction": self.instruction.text,
-            "instruction_id": self.instruction.id,
-            "instruction_kind": self.instruction.kind,
-            "room": ROOMS[room],
-            "max_steps": self.max_steps,
-            "success": all(flags),
-            "cgc": sum(flags) / len(flags),
-        }
+        self._clear_episode()
+        self._clear_v1_episode()
+        info = self._reset_info(
+            instruction_id=self.instruction.id, room=ROOMS[room], max_steps=self.max_steps
+        )
         return self._observe(), info
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
@@ -215,28 +173,22 @@ class HouseholdV1Env(HouseholdEngineEnv):
         act = discrete_index(action, N_ACTIONS)
         code = apply_action(self.world, act)
         reason = reason_text(self.world, act, code)
-        if not code:
-            self._completed[act] = 1
-            self._history.append(ACTION_NAMES[act])
-            if act in IRREVERSIBLE and plan(self.world, self.task) is None:
-                self.failure = f"{ACTION_NAMES[act]} made the goal unreachable"
+        if not code and act in IRREVERSIBLE and plan(self.world, self.task) is None:
+            self.failure = f"{ACTION_NAMES[act]} made the goal unreachable"
         self._last = (act, code, reason)
-        self._advance_plan(act, executed=not code)
-        self.steps += 1
-        flags = self.task.goal_flags(self.world)
-        success = all(flags)
+        self._record(act, executed=not code)
+        goal = self._goal_info()
         info = {
             "executable": not code,
             "reason": reason,
             "reason_code": code,
             "action_name": ACTION_NAMES[act],
-            "success": success,
-            "cgc": sum(flags) / len(flags),
+            **goal,
             "failure": self.failure,
         }
-        terminated = success or bool(self.failure)
+        terminated = goal["success"] or bool(self.failure)
         truncated = not terminated and self.steps >= self.max_steps
-        return self._observe(), 1.0 if success else 0.0, terminated, truncated, info
+        return self._observe(), 1.0 if goal["success"] else 0.0, terminated, truncated, info
 
     def _observe(self) -> dict[str, Any]:
         world = self.world
@@ -246,15 +198,11 @@ class HouseholdV1Env(HouseholdEngineEnv):
         obs["text"] = render_text(
             world, visible, self.instruction.text, self._history, describe_last(act, reason)
         )
-        obs["completed"] = self._completed.copy()
-        obs["task"] = self.task.id
-        obs["instruction"] = self.instruction.id
-        self._obs = obs
         self.seen.update(visible)
         if world.held >= 0:
             self.seen.add(world.held)
         self.checked.update(world.places_in_view())
-        return obs
+        return self._finish_observation(obs)
 
     def replay_options(self) -> dict[str, Any]:
         """Reset options that rebuild this episode's first state exactly (for replays, oracles)."""
