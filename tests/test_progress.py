@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +81,19 @@ def test_every_bar_of_the_package_opens_through_the_helper() -> None:
         f"{offenders} import tqdm directly: use rewardgym.progress.progress_bar, which keeps "
         "a bar short in a log"
     )
+
+
+def test_loading_the_sentence_encoder_draws_no_bar_of_its_own(tmp_path: Path) -> None:
+    """transformers' "Loading weights" bar stays out of a log (a fresh interpreter: its switch is global)."""
+    script = "from rewardgym.embeddings import load_minilm_encoder; print(load_minilm_encoder()(['a']).shape)"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "(1, 384)"
+    assert "Loading weights" not in done.stderr and "\r" not in done.stderr, done.stderr[-500:]
