@@ -115,9 +115,13 @@ def report_markdown(experiment: ABExperiment) -> str:
     ]
     for name, c in experiment.comparisons.items():
         sim, tru, err = c.simulated, c.truth, c.error
+        cells = (
+            _with_ci(sim.value, sim.ci, _undefined(name, experiment.parse_rate)),
+            _with_ci(tru.value, tru.ci, _undefined(name, 1.0)),
+            _with_ci(err.value, err.ci, "n/a (an effect is n/a)"),
+        )
         lines.append(
-            f"| {name} | {_with_ci(sim.value, sim.ci)} | {_with_ci(tru.value, tru.ci)} "
-            f"| {_with_ci(err.value, err.ci)} | {'yes' if c.agrees else 'no'} "
+            f"| {name} | {' | '.join(cells)} | {'yes' if c.agrees else 'no'} "
             f"| {'yes' if c.truth_significant else 'no'} | {'yes' if c.truth_in_ci else 'no'} |"
         )
     agreed = sum(c.agrees for c in experiment.comparisons.values())
@@ -132,9 +136,18 @@ def report_markdown(experiment: ABExperiment) -> str:
     return "\n".join(lines)
 
 
-def _with_ci(value: float, ci: tuple[float, float]) -> str:
+def _undefined(effect: str, parse_rate: float) -> str:
+    """What an undefined effect's cell says: ``n/a`` and why it could not be measured."""
+    if parse_rate == 0:
+        return "n/a (no visit pair completed)"
+    if effect == "basket_value":  # the mean order total of the visits that bought
+        return "n/a (no order in one store)"
+    return "n/a (undefined)"
+
+
+def _with_ci(value: float, ci: tuple[float, float], undefined: str = "n/a") -> str:
     if not math.isfinite(value):
-        return "n/a"
+        return undefined
     lo, hi = (f"{x:+.3f}" if math.isfinite(x) else "n/a" for x in ci)
     return f"{value:+.3f} [{lo}, {hi}]"
 
