@@ -17,7 +17,10 @@ POLICIES = ("shopper/seed1", "baseline/random", "llm/sft")
 
 
 def _fidelity(policy: str) -> dict[str, Any]:
-    return {"policy": policy, "auc": 0.6, "auc_ci": (0.5, 0.7)} | {
+    return {
+        "policy": policy,
+        "auc": 0.6,
+        "auc_ci": (0.5, 0.7),
         "action_kind_js": 0.1,
         "action_kind_js_ci": (0.05, 0.2),
     }
