@@ -327,8 +327,9 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
     """Replace a shopping env's reward with Shop-R1's hybrid reward, every term in ``info["reward_terms"]``.
 
     ``step`` takes the policy's text or a :class:`~rewardgym.wrappers.PolicyOutput` carrying the
-    rationale's log-probabilities; the inner env receives the text alone and must put the human's
-    action into ``info["truth"]``. Without log-probabilities the rationale term is 0 and
+    rationale's log-probabilities (or every token's certainty, cut to the rationale the env's
+    parse found); the inner env receives the text alone and must put the human's action into
+    ``info["truth"]``. Without log-probabilities the rationale term is 0 and
     ``info["reward_terms"]["rationale_missing"]`` is 1.0.
 
     Example:
@@ -370,14 +371,18 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
         """Step the inner env with the text, then score it against ``info["truth"]``."""
         output = as_policy_output(action)
         obs, _, terminated, truncated, info = self.env.step(output.text)
+        parsed = parsed_from_info(info)
+        if parsed is None or parsed.source != output.text:
+            parsed = parse_output(output.text)
         terms = shop_r1_reward(
             output.text,
             truth_from_info(info),
             output.rationale_logprobs,
             self.config,
-            rationale_token_certainty=output.rationale_token_certainty,
+            # The env's one parse says which tokens are the rationale (PolicyOutput docstring).
+            rationale_token_certainty=output.rationale_certainty(parsed),
             rouge=self._rouge,
-            parsed=parsed_from_info(info),
+            parsed=parsed,
         )
         info["reward_terms"] = terms.to_info()
         return obs, terms.total, terminated, truncated, info

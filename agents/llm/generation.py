@@ -5,9 +5,10 @@ new token (before temperature or nucleus filtering), which are the policy's own 
 the Shop-R1 rationale reward needs. It reduces each step's ``[B, V]`` logits at once to ``B``
 per-token self-certainty values with the wrappers' pure
 :func:`~rewardgym.wrappers.self_certainty.token_self_certainty`, so memory stays ``O(B x T)``
-whatever the vocabulary. :func:`policy_output` then keeps the values of the rationale's tokens
-(found through :func:`~rewardgym.wrappers.policy_output.rationale_char_span`) and hands them to a
-reward wrapper in a :class:`~rewardgym.wrappers.PolicyOutput`. No extra forward pass is needed.
+whatever the vocabulary. :func:`policy_output` hands them, with each token's character end, to
+a reward wrapper in a :class:`~rewardgym.wrappers.PolicyOutput`; the wrapper keeps the
+rationale's tokens after the env's one parse. No extra forward pass is needed.
+:func:`rationale_positions` finds the rationale's tokens for callers outside a wrapper.
 """
 
 from __future__ import annotations
@@ -146,37 +147,20 @@ def rationale_positions(
     return np.asarray(picked, dtype=np.int64)
 
 
-def rationale_values(
-    tokenizer: PreTrainedTokenizerBase, ids: Sequence[int], text: str, certainty: np.ndarray
-) -> np.ndarray:
-    """The per-token ``certainty`` of a completion (``ids``, decoding to ``text``) at its rationale's tokens."""
-    positions = rationale_positions(tokenizer, ids, text)
-    return certainty[positions[positions < len(certainty)]]
-
-
-def rationale_certainty(tokenizer: PreTrainedTokenizerBase, result: Generation) -> list[np.ndarray]:
-    """Each sampled completion's rationale-token certainty (``result`` recorded with ``certainty``)."""
-    if result.certainty is None:
-        raise ValueError("the generation recorded no certainty: call generate(..., certainty=kind)")
-    texts = tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
-    return [
-        rationale_values(tokenizer, ids, text, values)
-        for ids, text, values in zip(result.completion_ids, texts, result.certainty, strict=True)
-    ]
-
-
 def policy_output(
     tokenizer: PreTrainedTokenizerBase,
     ids: Sequence[int],
     text: str,
     certainty: np.ndarray | None,
 ) -> PolicyOutput:
-    """The reward channel for one completion: its text plus its rationale tokens' certainty values."""
+    """The reward channel for one completion: its text plus every token's certainty and end.
+
+    The wrapper keeps the values of the rationale's tokens once the env has parsed the text
+    (:meth:`~rewardgym.wrappers.PolicyOutput.rationale_certainty`), so nothing is parsed here.
+    """
     if certainty is None:
         return PolicyOutput(text)
-    return PolicyOutput(
-        text, rationale_token_certainty=rationale_values(tokenizer, ids, text, certainty)
-    )
+    return PolicyOutput(text, token_certainty=certainty, token_ends=token_char_ends(tokenizer, ids))
 
 
 __all__ = [
@@ -184,9 +168,7 @@ __all__ = [
     "Generation",
     "generate",
     "policy_output",
-    "rationale_certainty",
     "rationale_positions",
-    "rationale_values",
     "record_certainty",
     "token_char_ends",
 ]

@@ -35,7 +35,7 @@ import gymnasium as gym
 
 from rewardgym.agents.llm.config import GRPORunConfig, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, make_env
-from rewardgym.agents.llm.generation import Generation, generate, rationale_certainty
+from rewardgym.agents.llm.generation import Generation, generate, token_char_ends
 from rewardgym.agents.llm.model import bf16_available, load_tokenizer, offline, save_model
 from rewardgym.agents.llm.rewards import EnvReward, WrapperFactory
 from rewardgym.wrappers.self_certainty import CertaintyKind
@@ -108,14 +108,16 @@ class GRPOEnv(Protocol):
 def trl_rollout(
     tokenizer: PreTrainedTokenizerBase, prompt_ids: list[list[int]], result: Generation
 ) -> dict[str, Any]:
-    """TRL's ``rollout_func`` result for ``result``, plus ``rationale_certainty`` when recorded."""
+    """TRL's ``rollout_func`` result for ``result``; with recorded certainty, every token's value
+    and character end (``token_certainty``, ``token_ends``: :class:`EnvReward` columns)."""
     out: dict[str, Any] = {
         "prompt_ids": prompt_ids,
         "completion_ids": result.completion_ids,
         "logprobs": None,
     }
     if result.certainty is not None:
-        out["rationale_certainty"] = rationale_certainty(tokenizer, result)
+        out["token_certainty"] = result.certainty
+        out["token_ends"] = [token_char_ends(tokenizer, ids) for ids in result.completion_ids]
     return out
 
 

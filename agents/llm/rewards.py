@@ -6,7 +6,8 @@ to the row's session, replays the human's earlier steps (teacher forcing, as the
 steps the completion, returning the reward the outermost wrapper gives. Swapping
 ``ShopR1Reward`` for ``BinaryMatchReward`` or a user's wrapper changes training and nothing
 else. When the stack pays a self-certainty term (:func:`certainty_kind`), the completion goes in
-as a :class:`~rewardgym.wrappers.PolicyOutput` carrying its rationale tokens' self-certainty.
+as a :class:`~rewardgym.wrappers.PolicyOutput` carrying every token's self-certainty; the
+wrapper keeps its rationale's tokens once the env has parsed the text (the one parse).
 
 For decoupled advantages (GDPO, arXiv 2601.05242) :meth:`EnvReward.term_functions` gives one
 TRL reward function per reward term (:attr:`~rewardgym.wrappers.RewardTerms.SUMMED`,
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 import numpy as np
 
-from rewardgym.agents.llm.generation import rationale_positions
+from rewardgym.agents.llm.generation import token_char_ends
 from rewardgym.wrappers.policy_output import PolicyOutput
 from rewardgym.wrappers.self_certainty import CERTAINTY_KINDS, CertaintyKind, token_self_certainty
 from rewardgym.wrappers.shop_r1 import RewardTerms
@@ -152,26 +153,31 @@ class EnvReward:
         session: Sequence[int],
         step: Sequence[int],
         completion_ids: Sequence[Sequence[int]] | None = None,
-        rationale_certainty: Sequence[np.ndarray | None] | None = None,
+        token_certainty: Sequence[np.ndarray] | None = None,
+        token_ends: Sequence[Sequence[int]] | None = None,
         trainer_state: Any = None,
         log_metric: Callable[[str, float], None] | None = None,
         **kwargs: Any,
     ) -> list[float]:
-        """One reward per completion, from the env's outermost wrapper."""
+        """One reward per completion, from the env's outermost wrapper.
+
+        ``token_certainty`` and ``token_ends`` (every completion token's self-certainty and
+        character end, from the rollout) go to the wrapper in a :class:`PolicyOutput`, which
+        keeps the rationale's tokens after the env's parse; when the stack pays self-certainty
+        and the rollout brought none, one forward pass of the bound model computes them.
+        """
         start = time.perf_counter()
         texts = [completion_text(c) for c in completions]
-        values = rationale_certainty
-        if self.kind is not None and values is None and completion_ids is not None:
-            values = self._forward_certainty(prompts, completion_ids, texts)
+        if self.kind is not None and token_certainty is None and completion_ids is not None:
+            token_certainty, token_ends = self._forward_certainty(prompts, completion_ids)
         rewards: list[float] = []
         terms: dict[str, list[float]] = defaultdict(list)
         for k, (text, s, j) in enumerate(zip(texts, session, step, strict=True)):
-            certainty = values[k] if values is not None else None
-            output: str | PolicyOutput = (
-                PolicyOutput(text, rationale_token_certainty=certainty)
-                if self.kind is not None and certainty is not None
-                else text
-            )
+            output: str | PolicyOutput = text
+            if self.kind is not None and token_certainty is not None and token_ends is not None:
+                output = PolicyOutput(
+                    text, token_certainty=token_certainty[k], token_ends=token_ends[k]
+                )
             reward, info = self.score(output, s, j)
             rewards.append(reward)
             for name, value in info.get("reward_terms", {}).items():
@@ -192,27 +198,31 @@ class EnvReward:
         return rewards
 
     def _forward_certainty(
-        self, prompts: Sequence[Any], completion_ids: Sequence[Sequence[int]], texts: list[str]
-    ) -> list[np.ndarray]:
+        self, prompts: Sequence[Any], completion_ids: Sequence[Sequence[int]]
+    ) -> tuple[list[np.ndarray], list[list[int]]]:
         if self.model is None or self.tokenizer is None or self.kind is None:
             raise RuntimeError(
                 "EnvReward needs bind_model(model, tokenizer) to compute self-certainty when the "
                 "rollout does not supply it"
             )
-        return forward_rationale_certainty(
-            self.model, self.tokenizer, [str(p) for p in prompts], completion_ids, texts, self.kind
+        values = forward_token_certainty(
+            self.model, self.tokenizer, [str(p) for p in prompts], completion_ids, self.kind
         )
+        return values, [token_char_ends(self.tokenizer, ids) for ids in completion_ids]
 
 
-def forward_rationale_certainty(
+def forward_token_certainty(
     model: PreTrainedModel,
     tokenizer: PreTrainedTokenizerBase,
     prompts: Sequence[str],
     completion_ids: Sequence[Sequence[int]],
-    texts: Sequence[str],
     kind: CertaintyKind,
 ) -> list[np.ndarray]:
-    """Self-certainty of each completion's rationale tokens by one no-grad forward pass of ``model``."""
+    """Self-certainty of every completion token by one no-grad forward pass of ``model``.
+
+    The values :func:`~rewardgym.agents.llm.generation.generate` records while sampling, for
+    completions sampled elsewhere (vLLM returns no logits).
+    """
     import torch
 
     device = next(model.parameters()).device
@@ -231,11 +241,10 @@ def forward_rationale_certainty(
         logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
     model.train(was_training)
     values = []
-    for row, (p, c, text) in enumerate(zip(prompt_ids, completion_ids, texts, strict=True)):
-        positions = rationale_positions(tokenizer, c, text)
+    for row, (p, c) in enumerate(zip(prompt_ids, completion_ids, strict=True)):
         # The logits at position t predict token t + 1: completion token i is predicted at p + i - 1.
-        rows = logits[row, [len(p) + int(i) - 1 for i in positions]]
-        values.append(token_self_certainty(rows, kind) if len(positions) else np.zeros(0))
+        rows = logits[row, len(p) - 1 : len(p) + len(c) - 1]
+        values.append(token_self_certainty(rows, kind) if len(c) else np.zeros(0))
     return values
 
 
@@ -246,5 +255,5 @@ __all__ = [
     "WrapperFactory",
     "certainty_kind",
     "completion_text",
-    "forward_rationale_certainty",
+    "forward_token_certainty",
 ]

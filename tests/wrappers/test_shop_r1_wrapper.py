@@ -112,6 +112,41 @@ def test_rationale_span_finds_the_value_for_slicing_token_log_probs() -> None:
     assert rationale_char_span('{"action": {"type": "terminate"}}') is None
 
 
+def test_rationale_span_is_the_rationale_the_parser_found() -> None:
+    # The parser takes the fenced object; a "rationale" in the prose before it is not the output's.
+    real = '{"rationale": "I want the mat.", "action": {"type": "terminate"}}'
+    text = 'Draft: "rationale": "not this one" then\n```json\n' + real + "\n```"
+    assert parse_output(text).rationale == "I want the mat."
+    start, end = rationale_char_span(text) or (0, 0)
+    assert text[start:end] == "I want the mat."
+    assert rationale_char_span(text, parse_output(text)) == (start, end)
+    # No rationale string in the parsed object: no span, whatever else the text holds.
+    no_string = '{"rationale": 3, "action": {"type": "terminate"}, "note": {"rationale": "x"}}'
+    assert rationale_char_span(no_string) is None
+
+
+def test_every_token_certainty_is_cut_to_the_parsed_rationale_by_the_wrapper() -> None:
+    real = json.dumps(
+        {"rationale": "I click it.", "action": {"type": "click", "name": "product 3 title"}}
+    )
+    text = 'Note "rationale": "no" ' + real
+    ends = list(range(1, len(text) + 1))  # one character per token
+    values = np.linspace(0.0, 0.3, len(text))
+    start, end = rationale_char_span(text) or (0, 0)
+    assert text[start:end] == "I click it."
+    output = PolicyOutput(text, token_certainty=values, token_ends=ends)
+    np.testing.assert_array_equal(output.rationale_certainty(), values[start:end])
+    env = ShopR1Reward(FakeShopEnv())
+    env.reset()
+    _, reward, _, _, info = env.step(output)
+    env.reset()
+    _, sliced, *_ = env.step(PolicyOutput(text, rationale_token_certainty=values[start:end]))
+    assert reward == pytest.approx(sliced) and info["reward_terms"]["rationale_missing"] == 0.0
+    assert info["reward_terms"]["self_certainty"] == pytest.approx(values[start:end].mean())
+    with pytest.raises(ValueError, match="token_ends"):
+        PolicyOutput(text, token_certainty=values)
+
+
 def test_ablation_configs_through_the_wrapper() -> None:
     env = ShopR1Reward(FakeShopEnv(), ShopR1Config.ablation("no-dars"))
     env.reset()

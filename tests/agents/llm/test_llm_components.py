@@ -10,7 +10,12 @@ import pytest
 import torch
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
-from rewardgym.agents.llm.generation import generate, rationale_positions
+from rewardgym.agents.llm.generation import (
+    generate,
+    policy_output,
+    rationale_positions,
+    token_char_ends,
+)
 from rewardgym.agents.llm.model import build_model, load_model, save_model
 from rewardgym.agents.llm.policy import LLMPolicy, generation_config
 from rewardgym.agents.llm.prompt import FOOTER, INSTRUCTIONS, TRUNCATED, PromptBuilder
@@ -19,7 +24,7 @@ from rewardgym.agents.llm.rewards import (
     EnvReward,
     certainty_kind,
     completion_text,
-    forward_rationale_certainty,
+    forward_token_certainty,
 )
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output
@@ -85,8 +90,11 @@ def test_rationale_positions_cover_the_rationale(tiny_model: Path) -> None:
     positions = rationale_positions(tokenizer, ids, text)
     covered = tokenizer.decode([ids[i] for i in positions])
     assert "I want the blue one." in covered and "product_2_title" not in covered
-    values = forward_rationale_certainty(model, tokenizer, ["hello "], [ids], [text], "paper")
-    assert values[0].shape == positions.shape and (values[0] >= 0).all()
+    (values,) = forward_token_certainty(model, tokenizer, ["hello "], [ids], "paper")
+    assert values.shape == (len(ids),) and (values >= 0).all()
+    # The wrapper's cut of every token's values is exactly the rationale's positions.
+    output = policy_output(tokenizer, ids, text, values)
+    np.testing.assert_array_equal(output.rationale_certainty(), values[positions])
 
 
 def test_policy_is_seeded(tiny_model: Path, tiny_rows) -> None:
@@ -147,6 +155,31 @@ def test_env_reward_equals_stepping_the_wrapper(shop_store: Path, tiny_rows, wra
             direct.step("")
         assert direct.step(text)[1] == pytest.approx(value)
     assert got[0] >= 1.0 and got[0] > got[-1]
+
+
+def test_env_reward_computes_certainty_by_a_forward_pass_when_the_rollout_brings_none(
+    tiny_model: Path, shop_store: Path, tiny_rows
+) -> None:
+    model, tokenizer = load_model(tiny_model)
+    reward = EnvReward(ShopR1Reward(gym.make(SHOP_SESSION_ID, data=shop_store)))
+    reward.bind_model(model, tokenizer)
+    rows = tiny_rows[2:4]
+    prompts = [r.prompt for r in rows]
+    ids = [tokenizer(r.completion, add_special_tokens=False)["input_ids"] for r in rows]
+    args = (
+        prompts,
+        [r.completion for r in rows],
+        [r.session for r in rows],
+        [r.step for r in rows],
+    )
+    forward = reward(*args, completion_ids=ids)  # the vLLM path: no certainty from the rollout
+    assert reward._last_terms["rationale_missing"] == [0.0, 0.0]
+    assert all(v > 0 for v in reward._last_terms["rationale"])
+    values = forward_token_certainty(model, tokenizer, prompts, ids, "paper")
+    ends = [token_char_ends(tokenizer, i) for i in ids]
+    assert reward(*args, token_certainty=values, token_ends=ends) == pytest.approx(forward)
+    reward(*args)
+    assert reward._last_terms["rationale_missing"] == [1.0, 1.0]
 
 
 def test_term_functions_split_the_wrapper_total(shop_store: Path, tiny_rows) -> None:
