@@ -78,6 +78,10 @@ COVERED: dict[str, tuple[list[str], str]] = {
         ["--prompts", "--group"],
         "tests/benchmarks/test_shop_advantage_probe.py",
     ),
+    "shop_sweep": (
+        ["--candidates", "--extra", "--validation-sessions"],
+        "tests/benchmarks/test_shop_sweep.py",
+    ),
 }
 """Scripts whose run needs a model or a store and is tested in their own module (by ``run``):
 here only their ``--help`` is checked, for the flags listed."""

@@ -1,0 +1,423 @@
+"""Choose the shop suite's SFT recipe on the validation split: one SFT run per named candidate.
+
+Each candidate is the preset's config (``--preset``, quick by default) with a few fields changed,
+written as dotted paths (``prompt.element_ids=true``, ``default_model.hidden_size=256``,
+``sft.learning_rate=1e-3``). For each candidate the script reads the training rows as ``bench
+shop`` does (:class:`~rewardgym.benchmarks.shop_data.SuiteData`), builds the default model (its
+tokenizer trained on the non-validation training sessions, shared by candidates whose model
+settings agree), trains the SFT row (:func:`~rewardgym.agents.llm.sft.train_sft`) and scores it
+on the first ``--validation-sessions`` sessions of the validation split (never the test split)
+at each temperature, with a 95% bootstrap interval over sessions. ``baseline/frequency``,
+fitted on the same training sessions, is scored on the same validation steps. Prints and writes
+(``sweep.json``, ``sweep.md`` under ``--out``, each atomically; ``--out`` is claimed first, as the
+suites claim theirs) one row per candidate and temperature: validation exact match and its
+interval, type accuracy, click and type_and_submit exact match, training seconds and SFT
+examples per second. The JSON is rewritten after every candidate, and a rerun with
+``--overwrite`` reuses every candidate whose settings have not changed.
+
+Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
+element ids, width, depth, vocabulary, examples, epochs, learning rate and warm-up. The quick
+sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop_sweep
+--preset quick --candidates baseline element-ids ...``; the defaults are a toy run (tiny preset,
+two candidates).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tyro
+
+from rewardgym.agents.evaluation.intervals import bootstrap_intervals
+from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
+from rewardgym.agents.llm.config import ModelKind
+from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
+from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
+from rewardgym.benchmarks.shop_data import SuiteData
+from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
+
+OUTPUT_KIND = "bench-shop-sweep"
+"""The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
+
+CANDIDATES: dict[str, dict[str, object]] = {
+    "baseline": {},
+    "element-ids": {"prompt.element_ids": True},
+    "wide-256": {"default_model.hidden_size": 256, "default_model.intermediate_size": 704},
+    "deep-6": {"default_model.num_layers": 6},
+    "vocab-8192": {"default_model.vocab_size": 8192},
+    "examples-2400": {"sft.max_examples": 2400},
+    "epochs-2": {"sft.epochs": 2.0},
+    "lr-1e-3": {"sft.learning_rate": 1e-3},
+    "lr-4e-3": {"sft.learning_rate": 4e-3},
+    "warmup-0.2": {"sft.warmup_ratio": 0.2},
+}
+"""Named overrides of the preset, each a candidate on its own (``baseline`` is the preset)."""
+
+CHANGEABLE = ("default_model.", "prompt.", "sampling.", "sft.", "train_sessions")
+"""What a candidate may change: the model, prompt, sampling, SFT run and training sessions.
+Everything that picks the validation steps stays the preset's, so every row scores the same."""
+
+
+def parse_extra(text: str) -> tuple[str, dict[str, object]]:
+    """A candidate from ``NAME:FIELD=VALUE,FIELD=VALUE`` (values read as JSON, else as text).
+
+    Example:
+        >>> parse_extra("ids-wide:prompt.element_ids=true,default_model.hidden_size=256")
+        ('ids-wide', {'prompt.element_ids': True, 'default_model.hidden_size': 256})
+    """
+    name, sep, body = text.partition(":")
+    if not sep or not name.strip():
+        raise ValueError(f"--extra {text!r}: write NAME:FIELD=VALUE,FIELD=VALUE")
+    changes: dict[str, object] = {}
+    for item in filter(None, (part.strip() for part in body.split(","))):
+        key, eq, raw = item.partition("=")
+        if not eq:
+            raise ValueError(f"--extra {text!r}: {item!r} is not FIELD=VALUE")
+        try:
+            changes[key.strip()] = json.loads(raw)
+        except ValueError:
+            changes[key.strip()] = raw.strip()
+    return name.strip(), changes
+
+
+def apply_changes(config: BenchConfig, name: str, changes: Mapping[str, object]) -> BenchConfig:
+    """``config`` with the candidate's dotted fields changed; errors name the candidate and field."""
+    for key, value in changes.items():
+        if not key.startswith(CHANGEABLE):
+            raise ValueError(
+                f"candidate {name!r}: {key!r} cannot change in a sweep (it may change fields "
+                f"under {', '.join(CHANGEABLE)})"
+            )
+        head, _, leaf = key.rpartition(".")
+        parent: Any = getattr(config, head) if head else config
+        fields = {f.name for f in dataclasses.fields(parent)}
+        if leaf not in fields:
+            raise ValueError(
+                f"candidate {name!r}: no field {key!r}; {head or 'the config'} has {sorted(fields)}"
+            )
+        old = getattr(parent, leaf)
+        if old is not None and not isinstance(value, type(old)):
+            if not (
+                isinstance(old, float) and isinstance(value, int) and not isinstance(value, bool)
+            ):
+                raise ValueError(
+                    f"candidate {name!r}: {key}={value!r} is a {type(value).__name__}, "
+                    f"the field holds a {type(old).__name__} ({old!r})"
+                )
+            value = float(value)
+        changed = dataclasses.replace(parent, **{leaf: value})
+        config = dataclasses.replace(config, **{head: changed}) if head else changed
+    return config
+
+
+def _key(value: object) -> str:
+    return hashlib.blake2b(repr(value).encode(), digest_size=8).hexdigest()
+
+
+class Sweep:
+    """One sweep: the preset's data, the shared base models, and every scored row."""
+
+    def __init__(self, args: SweepConfig, out: Path, data: DataArg, progress: bool) -> None:
+        self.args, self.out, self.data_arg, self.progress = args, out, data, progress
+        self.base_config = preset(args.preset)
+        self.datas: dict[int | None, SuiteData] = {}
+        self.rows: list[dict[str, Any]] = []
+        self.lookups: list[dict[str, Any]] = []
+
+    def data(self, config: BenchConfig) -> SuiteData:
+        """The suite's splits for the candidate's training sessions (read once per size)."""
+        if config.train_sessions not in self.datas:
+            self.datas[config.train_sessions] = SuiteData(
+                self.data_arg,
+                validation_fraction=config.validation_fraction,
+                train_sessions=config.train_sessions,
+                progress=self.progress,
+            )
+        return self.datas[config.train_sessions]
+
+    def base_model(self, config: BenchConfig, data: SuiteData) -> Path:
+        """The named model, or the default model for these model settings (built once)."""
+        if config.model is not None:
+            from rewardgym.pretrained import resolve_model
+
+            return resolve_model(config.model)
+        from rewardgym.agents.llm.model import create_default_model
+        from rewardgym.envs.shopping.data import resolve_sessions
+
+        path = self.out / "bases" / _key((config.default_model, self.args.seed))
+        if not (path / "config.json").is_file():
+            store, train = resolve_sessions(data.data, "train")
+            held = set(data.positions("validation"))
+            sessions = [s for k, s in enumerate(train) if k not in held]
+            create_default_model(path, store, sessions, config.default_model, seed=self.args.seed)
+        return path
+
+    def candidate(
+        self, name: str, changes: Mapping[str, object], config: BenchConfig
+    ) -> list[dict[str, Any]]:
+        """Train the candidate's SFT row and score it on validation at every temperature."""
+        from rewardgym.agents.llm.model import load_tokenizer
+        from rewardgym.agents.llm.sft import train_sft
+
+        args = self.args
+        folder = self.out / "candidates" / name.replace("/", "__")
+        signature = _key((config, args.seed, args.validation_sessions, self.temperatures()))
+        done = folder / "result.json"
+        if done.is_file():
+            kept = json.loads(done.read_text(encoding="utf-8"))
+            if kept.get("signature") == signature:
+                return list(kept["rows"])
+        kind: ModelKind = "scratch" if config.model is None else "pretrained"
+        prompt = dataclasses.replace(
+            config.prompt, instructions=config.prompt.instructions or kind == "pretrained"
+        )
+        clock = time.perf_counter()
+        data = self.data(config)
+        base = self.base_model(config, data)
+        base_s, clock = time.perf_counter() - clock, time.perf_counter()
+        tokenizer = load_tokenizer(base)
+        sft = dataclasses.replace(config.sft, seed=args.seed)
+        train = sample_rows(
+            data.rows(base, tokenizer, prompt, "train"), sft.max_examples, args.seed
+        )
+        valid = data.rows(base, tokenizer, prompt, "validation", args.validation_sessions)
+        prompts_s = time.perf_counter() - clock
+        result = train_sft(
+            base,
+            to_dataset(train),
+            folder / "sft",
+            sft,
+            max_length=prompt.max_prompt_tokens + config.sampling.max_new_tokens,
+            progress=self.progress,
+            model_kind=kind,
+            run=f"sweep candidate {name!r}",
+        )
+        examples = len(train) * sft.epochs
+        rows = []
+        for temperature in self.temperatures():
+            start = time.perf_counter()
+            scored = self.score(result.path, config, prompt, valid, temperature)
+            rows.append(
+                {
+                    "candidate": name,
+                    "changes": dict(changes),
+                    "temperature": temperature,
+                    "examples": examples,
+                    "train_s": result.seconds,
+                    "examples_per_s": examples / result.seconds if result.seconds else 0.0,
+                    "first_loss": result.first_loss,
+                    "last_loss": result.last_loss,
+                    "eval_s": time.perf_counter() - start,
+                    "data_and_base_s": base_s,
+                    "prompts_s": prompts_s,
+                    **_figures(scored, args.bootstrap_samples),
+                }
+            )
+        write_json_atomic(done, {"signature": signature, "rows": rows})
+        return rows
+
+    def score(
+        self, path: Path, config: BenchConfig, prompt: Any, rows: list[StepRow], temperature: float
+    ) -> ShopEvaluation:
+        """Generate for ``rows`` at ``temperature`` and score as the env would (ids resolved)."""
+        from rewardgym.agents.llm.policy import LLMPolicy
+
+        sampling = dataclasses.replace(config.sampling, temperature=temperature)
+        policy = LLMPolicy.from_path(path, prompt, sampling, seed=self.args.seed)
+        texts = policy.complete([r.prompt for r in rows])
+        return score_outputs(
+            texts,
+            [r.session for r in rows],
+            [r.step for r in rows],
+            [r.truth for r in rows],  # type: ignore[misc]
+            [r.elements for r in rows],
+        )
+
+    def lookup(self, config: BenchConfig) -> dict[str, Any]:
+        """``baseline/frequency`` fitted on the candidate's training sessions, on the same steps."""
+        from rewardgym.agents.baselines.shop import FrequencyAgent
+        from rewardgym.agents.evaluation.shopping import evaluate_policy
+        from rewardgym.agents.llm.dataset import make_env
+        from rewardgym.envs.shopping.data import resolve_sessions
+
+        data = self.data(config)
+        store, train = resolve_sessions(data.data, "train")
+        agent = FrequencyAgent().fit([store.session(train[k]) for k in data.positions("train")])
+        env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
+        result = evaluate_policy(
+            lambda batch: [agent.act(obs) for obs in batch],
+            env=env,
+            sessions=data.positions("validation", self.args.validation_sessions),
+            progress=False,
+        )
+        env.close()
+        train_sessions = len(data.positions("train"))
+        return {
+            "candidate": f"baseline/frequency ({train_sessions} training sessions)",
+            "train_sessions": train_sessions,
+            **_figures(result, self.args.bootstrap_samples),
+        }
+
+    def temperatures(self) -> tuple[float, ...]:
+        """The evaluation temperatures: ``--temperatures``, else the preset's candidates."""
+        chosen = self.args.temperatures
+        return chosen if chosen is not None else self.base_config.temperature_candidates
+
+    def candidates(self) -> list[tuple[str, dict[str, object], BenchConfig]]:
+        """Every chosen candidate's name, changes and config, checked before any work."""
+        extra = dict(parse_extra(text) for text in self.args.extra)
+        table = {**CANDIDATES, **extra}
+        names = [*self.args.candidates, *(n for n in extra if n not in self.args.candidates)]
+        unknown = [n for n in names if n not in table]
+        if unknown:
+            raise ValueError(
+                f"--candidates {' '.join(unknown)}: no such candidate; choose from "
+                f"{', '.join(CANDIDATES)} or add one with --extra NAME:FIELD=VALUE"
+            )
+        return [
+            (n, table[n], apply_changes(self.base_config, n, table[n]))
+            for n in dict.fromkeys(names)
+        ]
+
+    def report(self) -> dict[str, Any]:
+        """results as JSON and the Markdown table; written to ``out`` atomically."""
+        args = self.args
+        steps = {row["n"] for row in [*self.rows, *self.lookups]}
+        table = markdown_table(
+            [*self.rows, *self.lookups],
+            [
+                "candidate",
+                "temperature",
+                "exact",
+                "type_accuracy",
+                "exact_click",
+                "exact_type_and_submit",
+                "train_s",
+                "examples_per_s",
+            ],
+            headers=[
+                "candidate",
+                "T",
+                "exact match [95% CI]",
+                "type acc.",
+                "click exact",
+                "type_and_submit exact",
+                "train s",
+                "examples/s",
+            ],
+            digits=1,
+        )
+        markdown = (
+            f"# Shop SFT sweep ({args.preset}), validation split\n\n"
+            f"Seed {args.seed}; {args.validation_sessions or 'all'} validation sessions "
+            f"({', '.join(str(s) for s in sorted(steps))} steps); percent, 95% bootstrap "
+            "intervals over sessions.\n\n" + table + "\n"
+        )
+        results = {
+            "preset": args.preset,
+            "seed": args.seed,
+            "validation_sessions": args.validation_sessions,
+            "temperatures": list(self.temperatures()),
+            "rows": self.rows,
+            "lookup": self.lookups,
+            "markdown": markdown,
+        }
+        write_json_atomic(self.out / "sweep.json", results)
+        write_atomic(self.out / "sweep.md", markdown)
+        return results
+
+
+def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
+    metrics = result.metrics
+    interval = bootstrap_intervals([result.records], "natural", samples=samples)
+    lo, hi = interval.get("exact_match", [float("nan"), float("nan")])
+    return {
+        "n": result.steps,
+        "exact_match": metrics.exact_match,
+        "exact_match_ci": [lo, hi],
+        "exact": f"{metrics.exact_match:.1f} [{lo:.1f}, {hi:.1f}]",
+        "type_accuracy": metrics.type_accuracy,
+        "exact_click": metrics.per_type_exact.get("click", 0.0),
+        "exact_type_and_submit": metrics.per_type_exact.get("type_and_submit", 0.0),
+        "exact_terminate": metrics.per_type_exact.get("terminate", 0.0),
+        "parse_rate": metrics.parse_rate,
+    }
+
+
+def run_sweep(args: SweepConfig, *, data: DataArg = None, progress: bool = True) -> dict[str, Any]:
+    """Run every chosen candidate and the lookup on the validation split; write and return results."""
+    sweep = Sweep(args, Path(args.out), data, progress)
+    chosen = sweep.candidates()  # a typo fails before the output is claimed
+    sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
+    sizes = {config.train_sessions: config for *_, config in chosen}
+    sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
+    for name, changes, config in chosen:
+        sweep.rows.extend(sweep.candidate(name, changes, config))
+        sweep.report()
+    return sweep.report()
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """Which candidates to train on which preset, and how many validation sessions score them."""
+
+    preset: PresetName = "tiny"
+    """The config every candidate starts from (quick: the real sweep; tiny: a toy run)."""
+    candidates: tuple[str, ...] = ("baseline", "element-ids")
+    """Built-in candidates to run, in order (see CANDIDATES in the module): baseline,
+    element-ids, wide-256, deep-6, vocab-8192, examples-2400, epochs-2, lr-1e-3, lr-4e-3,
+    warmup-0.2."""
+    extra: tuple[str, ...] = ()
+    """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset
+    (e.g. ids-wide:prompt.element_ids=true,default_model.hidden_size=256)."""
+    seed: int = 0
+    """Seed of every candidate's model, data order and sampling."""
+    validation_sessions: int | None = 100
+    """Validation sessions scored (None: all of them); the same for every row."""
+    temperatures: tuple[float, ...] | None = None
+    """Evaluation temperatures (None: the preset's temperature_candidates)."""
+    bootstrap_samples: int = 2000
+    """Bootstrap resamples of the validation sessions behind each interval."""
+    out: Path = Path("results/shop-sweep")
+    """Directory for sweep.json, sweep.md and the trained models (new or empty, or an earlier
+    sweep's output with --overwrite, whose unchanged candidates are reused)."""
+    overwrite: bool = False
+    """Run again into an earlier sweep's output in --out."""
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse arguments, run the sweep and print its table."""
+    args = tyro.cli(SweepConfig, args=argv, description=__doc__)
+    start = time.perf_counter()
+    try:
+        results = run_sweep(args)
+    except (ValueError, FileExistsError) as err:  # a user's mistake: one line, before any work
+        raise SystemExit(f"shop_sweep: {err}") from None
+    print(results["markdown"])
+    print(
+        f"shop sweep ({args.preset}): {time.perf_counter() - start:.0f} s; results in {args.out}/"
+    )
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = [
+    "CANDIDATES",
+    "CHANGEABLE",
+    "OUTPUT_KIND",
+    "SweepConfig",
+    "apply_changes",
+    "main",
+    "parse_extra",
+    "run_sweep",
+]

@@ -1,0 +1,101 @@
+"""``benchmarks/shop_sweep.py``: candidates trained and scored on validation only, at a toy size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewardgym.benchmarks import shop_sweep
+from rewardgym.benchmarks.shop_config import preset
+from rewardgym.benchmarks.shop_data import SuiteData
+from rewardgym.benchmarks.shop_sweep import SweepConfig, apply_changes, run_sweep
+
+TOY = "sft.max_examples=16,default_model.tokenizer_sessions=8"
+
+
+def _toy(out: Path, **changes: object) -> SweepConfig:
+    values: dict = {
+        "preset": "tiny",
+        "candidates": (),
+        "extra": (f"base:{TOY}", f"ids:{TOY},prompt.element_ids=true"),
+        "validation_sessions": 2,
+        "temperatures": (0.6,),
+        "bootstrap_samples": 50,
+        "out": out,
+        **changes,
+    }
+    return SweepConfig(**values)
+
+
+def test_two_candidates_train_and_score_on_validation_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    splits: list[str] = []
+    targets: dict[bool, set[bool]] = {False: set(), True: set()}
+    read = SuiteData.rows
+
+    def rows(self: SuiteData, *args: object, **kwargs: object) -> list:
+        splits.append(str(args[3]))
+        found = read(self, *args, **kwargs)  # type: ignore[arg-type]
+        by_id = {'"name": "[' in r.completion for r in found if r.truth.type != "terminate"}
+        targets[args[2].element_ids] |= by_id  # type: ignore[attr-defined]
+        return found
+
+    monkeypatch.setattr(SuiteData, "rows", rows)
+    results = run_sweep(_toy(tmp_path / "sweep"), progress=False)
+    assert set(splits) == {"train", "validation"}  # the test split is never read
+    assert targets == {False: {False}, True: {True}}  # the ids candidate trains on ids
+    base, ids = results["rows"]
+    assert (base["candidate"], ids["candidate"]) == ("base", "ids")
+    assert ids["changes"]["prompt.element_ids"] is True
+    (lookup,) = results["lookup"]
+    assert lookup["candidate"].startswith("baseline/frequency")
+    assert base["n"] == ids["n"] == lookup["n"] > 0  # the same validation steps
+    for row in (base, ids, lookup):
+        lo, hi = row["exact_match_ci"]
+        assert lo <= row["exact_match"] <= hi
+    assert base["examples"] == 16 and base["examples_per_s"] > 0 and base["train_s"] > 0
+    written = json.loads((tmp_path / "sweep" / "sweep.json").read_text())
+    assert written["rows"] == results["rows"]
+    table = (tmp_path / "sweep" / "sweep.md").read_text()
+    assert "| ids | 0.6 |" in table and "baseline/frequency" in table
+
+    # A rerun into its own output reuses the unchanged candidates instead of training again.
+    monkeypatch.setattr("rewardgym.agents.llm.sft.train_sft", _no_training)
+    again = run_sweep(_toy(tmp_path / "sweep", overwrite=True), progress=False)
+    assert again["rows"] == results["rows"]
+    with pytest.raises(FileExistsError):
+        run_sweep(_toy(tmp_path / "sweep"), progress=False)
+
+
+def _no_training(*args: object, **kwargs: object) -> None:
+    raise AssertionError("an unchanged candidate was trained again")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("x:sft.learning_rat=1", "no field 'sft.learning_rat'"),
+        ("x:sft.max_examples=lots", "is a str"),
+        ("x:validation_fraction=0.5", "cannot change in a sweep"),
+        ("no-colon", "NAME:FIELD=VALUE"),
+    ],
+)
+def test_a_bad_candidate_is_refused_before_any_work(
+    tmp_path: Path, extra: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_sweep(_toy(tmp_path / "out", extra=(extra,)), progress=False)
+    with pytest.raises(ValueError, match="no such candidate"):
+        run_sweep(_toy(tmp_path / "out", candidates=("wide",)), progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_built_in_candidate_applies_to_the_quick_preset() -> None:
+    quick = preset("quick")
+    for name, changes in shop_sweep.CANDIDATES.items():
+        config = apply_changes(quick, name, changes)
+        assert (config == quick) == (not changes), name
+    assert apply_changes(quick, "lr", {"sft.learning_rate": 1}).sft.learning_rate == 1.0
