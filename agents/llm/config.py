@@ -88,8 +88,33 @@ class SamplingConfig:
     """Generate in bfloat16 on CPUs with bf16 support (AMX, AVX512-BF16) and on GPUs."""
 
 
+class PerModelKind:
+    """What a training run's settings decide by the model's kind: learning rate, checkpointing.
+
+    Mixed into :class:`SFTRunConfig` and :class:`GRPORunConfig`, which declare the fields
+    ``learning_rate``, ``pretrained_learning_rate`` and ``gradient_checkpointing`` with their
+    own defaults.
+    """
+
+    learning_rate: float
+    pretrained_learning_rate: float
+    gradient_checkpointing: bool | None
+
+    def rate(self, kind: ModelKind) -> float:
+        """The learning rate for a model of this kind."""
+        return self.learning_rate if kind == "scratch" else self.pretrained_learning_rate
+
+    def checkpointing(self, kind: ModelKind) -> bool:
+        """Whether a model of this kind trains with gradient checkpointing."""
+        return (
+            kind == "pretrained"
+            if self.gradient_checkpointing is None
+            else self.gradient_checkpointing
+        )
+
+
 @dataclass(frozen=True)
-class SFTRunConfig:
+class SFTRunConfig(PerModelKind):
     """Supervised cold start on (context -> rationale + action JSON), loss on the completion only."""
 
     epochs: float = 4.0
@@ -122,21 +147,9 @@ class SFTRunConfig:
     seed: int = 0
     """Seed of the data order and of the initialisation."""
 
-    def rate(self, kind: ModelKind) -> float:
-        """The learning rate for a model of this kind."""
-        return self.learning_rate if kind == "scratch" else self.pretrained_learning_rate
-
-    def checkpointing(self, kind: ModelKind) -> bool:
-        """Whether a model of this kind trains with gradient checkpointing."""
-        return (
-            kind == "pretrained"
-            if self.gradient_checkpointing is None
-            else self.gradient_checkpointing
-        )
-
 
 @dataclass(frozen=True)
-class GRPORunConfig:
+class GRPORunConfig(PerModelKind):
     """Group-relative policy optimisation against the env's reward wrapper (TRL ``GRPOTrainer``)."""
 
     steps: int = 500
@@ -173,23 +186,12 @@ class GRPORunConfig:
     seed: int = 0
     """Seed of the data order and of sampling."""
 
-    def rate(self, kind: ModelKind) -> float:
-        """The learning rate for a model of this kind."""
-        return self.learning_rate if kind == "scratch" else self.pretrained_learning_rate
-
-    def checkpointing(self, kind: ModelKind) -> bool:
-        """Whether a model of this kind trains with gradient checkpointing."""
-        return (
-            kind == "pretrained"
-            if self.gradient_checkpointing is None
-            else self.gradient_checkpointing
-        )
-
 
 __all__ = [
     "GRPORunConfig",
     "ModelConfig",
     "ModelKind",
+    "PerModelKind",
     "PromptConfig",
     "SFTRunConfig",
     "SamplingConfig",

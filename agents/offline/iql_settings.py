@@ -8,6 +8,7 @@ is imported here.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -75,11 +76,7 @@ class IQLSettings(AlgorithmSettings):
             value_encoder_factory=encoder_factory,
             batch_size=config.batch_size,
             gamma=config.gamma,
-            tau=self.tau,
-            n_critics=self.n_critics,
-            expectile=self.expectile,
-            weight_temp=self.weight_temp,
-            max_weight=self.max_weight,
+            **dataclasses.asdict(self),  # every IQL field has its namesake in DiscreteIQLConfig
         )
 
 
