@@ -37,7 +37,7 @@ import tyro
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import ShopR1Config
 from rewardgym.wrappers.self_certainty import CertaintyKind
-from rewardgym.wrappers.shop_r1 import shop_r1_reward
+from rewardgym.wrappers.shop_r1 import RewardTerms, shop_r1_reward
 
 VARIANTS = {
     "full (DARS 1000)": ShopR1Config(),
@@ -47,7 +47,7 @@ VARIANTS = {
     "binary-action": ShopR1Config.ablation("binary-action"),
     "binary baseline": ShopR1Config.binary_baseline(),
 }
-PROBE_TERMS = ("format", "rationale", "type", "attribute", "value")
+PROBE_TERMS = RewardTerms.SUMMED
 PROBE_TYPES = ("click", "type_and_submit")
 
 

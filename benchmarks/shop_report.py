@@ -34,6 +34,7 @@ from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
+from rewardgym.wrappers.shop_r1 import RewardTerms
 
 if TYPE_CHECKING:
     from rewardgym.benchmarks.shop import Method, Suite
@@ -57,7 +58,7 @@ ABLATIONS = (
 )
 TYPES = ("click", "type_and_submit", "terminate")
 HEADLINE = ("exact_match", "type_accuracy", "type_f1")
-TERMS = ("format", "rationale", "type", "attribute", "value", "total")
+TERMS = (*RewardTerms.SUMMED, "total")
 REFERENCE = "sft"
 """The row every other model row is compared with, step by step (``diff_vs_sft``)."""
 
