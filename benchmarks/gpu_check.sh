@@ -84,12 +84,13 @@ else
     "${command[@]}"
 fi
 
-"$python" - "$out/results.json" "$((SECONDS - start))" <<'EOF'
+"$python" - "$out/results.json" "$((SECONDS - start))" "$smoke" <<'EOF'
 import json
 import sys
 
 results = json.load(open(sys.argv[1]))
-print(f"\ngpu_check: bench shop smol, {sys.argv[2]} s, model {results['meta']['model']}")
+size = "--cpu-smoke: a toy size, the rows check the path and are no result" if sys.argv[3] == "1" else "GPU size"
+print(f"\ngpu_check: bench shop smol ({size}), {sys.argv[2]} s, model {results['meta']['model']}")
 for row in results["rows"]:
     lo, hi = row["exact_match_ci"]
     line = f"  {row['method']:28} exact {row['exact_match']:5.1f} [{lo:5.1f}, {hi:5.1f}]"
