@@ -9,7 +9,7 @@ from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.expert import RULES, plan
 from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
 from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
-from rewardgym.envs.household.tasks import TASKS, task_id
+from rewardgym.envs.household.tasks import TASKS, Task, task_id
 from rewardgym.envs.household.world import LAYOUTS, OBJECT_NAMES, OBJECTS, ROOMS, World
 from rewardgym.envs.spaces import discrete_index
 
@@ -58,6 +58,8 @@ class HouseholdEnv(HouseholdEngineEnv):
 
     rules = RULES
     tasks = TASKS
+    world: World
+    task: Task
 
     def __init__(
         self,

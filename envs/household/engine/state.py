@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rewardgym.envs.household.engine.house import House
 
@@ -48,7 +48,7 @@ class World:
         self.near = -1
         self.sitting = -1
 
-    def copy(self) -> World:
+    def copy(self) -> Self:
         """An independent copy, for planning ahead without touching this state."""
         other = type(self).__new__(type(self))
         other.obj_room = self.obj_room.copy()

@@ -20,7 +20,7 @@ from rewardgym.envs.household.v1.observation import (
     render_text,
 )
 from rewardgym.envs.household.v1.planner import RULES, default_max_steps, plan, search_script
-from rewardgym.envs.household.v1.tasks import TASKS, task_id
+from rewardgym.envs.household.v1.tasks import TASKS, Task, task_id
 from rewardgym.envs.household.v1.world import (
     LAYOUTS,
     OBJECT_INDEX,
@@ -104,6 +104,8 @@ class HouseholdV1Env(HouseholdEngineEnv):
 
     rules = RULES
     tasks = TASKS
+    world: World
+    task: Task
     instruction_drawn_first = True
 
     def __init__(
