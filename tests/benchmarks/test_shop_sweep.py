@@ -99,3 +99,9 @@ def test_every_built_in_candidate_applies_to_the_quick_preset() -> None:
         config = apply_changes(quick, name, changes)
         assert (config == quick) == (not changes), name
     assert apply_changes(quick, "lr", {"sft.learning_rate": 1}).sft.learning_rate == 1.0
+
+
+def test_all_names_every_built_in_candidate_once(tmp_path: Path) -> None:
+    sweep = shop_sweep.Sweep(_toy(tmp_path, candidates=("baseline", "all")), tmp_path, None, False)
+    names = [name for name, *_ in sweep.candidates()]
+    assert names == [*shop_sweep.CANDIDATES, "base", "ids"]
