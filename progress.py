@@ -1,21 +1,23 @@
 """Progress bars that suit a terminal and a log alike: every tqdm bar of rewardgym opens here.
 
 On a terminal a bar redraws itself in place as usual. When its stream is not a terminal (a
-redirected log, a CI job, a notebook's captured stderr), each redraw would become one more line
-of the log, and a bar over thousands of steps would bury everything else; there a bar is
-redrawn at most every :data:`LOG_INTERVAL_S` seconds, is :data:`LOG_NCOLS` characters wide and
-uses plain ASCII, so a log holds its first line, one line per half minute and its last line.
-tqdm's own ``TQDM_*`` environment variables (e.g. ``TQDM_MININTERVAL=5``) still override this.
+redirected log, a CI job), tqdm's redraws would pile up in the log as carriage returns, a bar
+as wide as ``COLUMNS`` (which the CLI sets to 400 there, for its tables), and a bar over
+thousands of steps would bury everything else. There a bar instead writes whole lines: its
+first state, at most one line every :data:`LOG_INTERVAL_S` seconds, and its last state (also
+for a bar that would vanish on a terminal, ``leave=False``), in plain ASCII with a 10-character
+bar and nothing cut off. tqdm's ``TQDM_*`` environment variables (e.g. ``TQDM_MININTERVAL=5``)
+still override these settings.
 
 Example:
     >>> import io
     >>> log = io.StringIO()
-    >>> for _ in progress_bar(range(1000), desc="steps", file=log):
+    >>> for _ in progress_bar(range(1000), desc="steps", file=log, leave=False):
     ...     pass
-    >>> for line in log.getvalue().split("\\r")[1:]:
-    ...     print(line[:31].rstrip())
-    steps:   0%|
-    steps: 100%|###################
+    >>> for line in log.getvalue().splitlines():
+    ...     print(line[:23])
+    steps:   0%|          |
+    steps: 100%|##########|
 """
 
 from __future__ import annotations
@@ -28,8 +30,27 @@ from typing import IO, Any
 LOG_INTERVAL_S = 30.0
 """Least seconds between two redraws of a bar whose stream is not a terminal."""
 
-LOG_NCOLS = 80
-"""Width of a bar whose stream is not a terminal (the ``COLUMNS`` of a log can be far wider)."""
+
+class LogLines:
+    """A bar's stream in a log: each redraw becomes one line, without carriage returns or blanking.
+
+    tqdm draws a state as ``"\\r" + text + padding`` and clears a finished ``leave=False`` bar
+    with spaces; here the text becomes a line of its own and the rest is dropped.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write the redraw ``text`` as one line (nothing for a blanking or a lone newline)."""
+        line = text.replace("\r", "").rstrip()
+        if line:
+            self.stream.write(line + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the underlying stream."""
+        self.stream.flush()
 
 
 def is_terminal(stream: IO[str] | None) -> bool:
@@ -48,22 +69,29 @@ def log_settings(stream: IO[str] | None) -> dict[str, Any]:
     """
     if is_terminal(stream):
         return {}
-    settings = {"mininterval": LOG_INTERVAL_S, "ncols": LOG_NCOLS, "ascii": True}
-    return {k: v for k, v in settings.items() if f"TQDM_{k.upper()}" not in os.environ}
+    settings = {"mininterval": LOG_INTERVAL_S, "ascii": True, "leave": True}
+    kept = {k: v for k, v in settings.items() if f"TQDM_{k.upper()}" not in os.environ}
+    # Not sys.stderr itself, so tqdm never sizes the bar by COLUMNS: a 10-character bar.
+    return {**kept, "file": LogLines(sys.stderr if stream is None else stream)}
 
 
 def progress_bar(iterable: Iterable[Any] | None = None, **kwargs: Any) -> Any:
     """A ``tqdm.auto.tqdm`` bar (same arguments) that writes little when not on a terminal.
 
-    A setting passed here wins over the log's (``mininterval=0`` redraws at every update).
+    A setting passed here wins over the log's (``mininterval=0`` redraws at every update), except
+    ``leave`` and ``file``: in a log a bar always leaves its last line, on the stream given.
     """
     from tqdm.auto import tqdm
     from tqdm.autonotebook import tqdm as chosen
     from tqdm.std import tqdm as text_bar
 
     # Inside Jupyter tqdm.auto is a widget that draws in place: no log to spare there.
-    log = log_settings(kwargs.get("file")) if chosen is text_bar else {}
-    return tqdm(iterable, **{**log, **kwargs})
+    if chosen is not text_bar:
+        return tqdm(iterable, **kwargs)
+    log = log_settings(kwargs.get("file"))
+    if log:  # the log's stream and leave=True win; the caller's other settings win over the log's
+        kwargs = {**log, **{k: v for k, v in kwargs.items() if k not in ("file", "leave")}}
+    return tqdm(iterable, **kwargs)
 
 
 def quiet_transformers_bars() -> None:

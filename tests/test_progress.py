@@ -1,4 +1,4 @@
-"""A progress bar written to a log (not a terminal) stays a few short lines; on a terminal it redraws."""
+"""A progress bar written to a log (not a terminal) is a few whole lines; on a terminal it redraws."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import tqdm.std
 
-from rewardgym.progress import LOG_INTERVAL_S, LOG_NCOLS, progress_bar
+from rewardgym.progress import LOG_INTERVAL_S, progress_bar
 
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = 600
@@ -35,8 +35,10 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
 
 def redraws(stream: io.StringIO, clock: list[float], **kwargs: object) -> list[str]:
-    """Run a bar over :data:`STEPS` updates a second apart; the non-empty lines it drew."""
-    with progress_bar(total=STEPS, desc="train", file=stream, **kwargs) as bar:
+    """Run a bar over :data:`STEPS` updates a second apart; the non-empty states it drew."""
+    with progress_bar(
+        total=STEPS, desc="train", file=stream, postfix="loss=5.807", **kwargs
+    ) as bar:
         for _ in range(STEPS):
             clock[0] += 1.0
             bar.update()
@@ -48,10 +50,13 @@ def test_a_bar_in_a_log_writes_a_bounded_number_of_short_lines(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "400")  # what the CLI sets off a terminal, for its tables
     monkeypatch.delenv("TQDM_MININTERVAL", raising=False)
-    lines = redraws(io.StringIO(), clock)
+    log = io.StringIO()
+    lines = redraws(log, clock, leave=False)  # a bar that would vanish on a terminal
     assert len(lines) <= 2 + STEPS / LOG_INTERVAL_S + 1, lines  # start, every 30 s, end
-    assert lines[-1].startswith("train: 100%")
-    assert all(len(line) <= LOG_NCOLS for line in lines), max(lines, key=len)
+    assert log.getvalue() == "".join(f"{line}\n" for line in lines)  # whole lines, no \r
+    assert lines[0].startswith("train:   0%") and lines[-1].startswith("train: 100%")
+    assert lines[-1].endswith("loss=5.807]")  # nothing cut off
+    assert all(len(line) < 100 for line in lines), max(lines, key=len)  # not COLUMNS wide
     assert all(line.isascii() for line in lines)
 
 
