@@ -90,7 +90,7 @@ def run_task(task: TrainTask) -> dict[str, Any]:
 
 def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, dict[str, Any]]:
     """Run every task, in ``workers`` spawned processes when more than one, with a progress bar."""
-    from tqdm.auto import tqdm
+    from rewardgym.progress import progress_bar as tqdm
 
     results: dict[str, dict[str, Any]] = {}
     with tqdm(total=len(tasks), desc="train + evaluate", unit="agent", disable=quiet) as bar:
