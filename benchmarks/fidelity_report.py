@@ -11,6 +11,9 @@ from rewardgym.agents.evaluation.fidelity import METRICS, FidelityReport
 from rewardgym.agents.simulation.ab import EFFECTS, EffectComparison, json_number
 from rewardgym.agents.simulation.visits import VisitRecord
 
+NO_PAIR = "n/a (no visit pair completed)"
+"""An A/B cell of a simulator none of whose visit pairs parsed to the end: it has no effect."""
+
 
 def fidelity_row(
     policy: str, kind: str, report: FidelityReport, records: Sequence[VisitRecord]
@@ -90,10 +93,10 @@ def _ci(values: Sequence[Any], digits: int = 3, signed: bool = False) -> str:
     return f"[{_num(values[0], digits, signed)}, {_num(values[1], digits, signed)}]"
 
 
-def _effect(value: Any, ci: Sequence[Any]) -> str:
-    """A signed effect with its interval, or ``n/a`` when it could not be measured."""
+def _effect(value: Any, ci: Sequence[Any], undefined: str = "n/a") -> str:
+    """A signed effect with its interval, or ``undefined`` (n/a and why) when it could not be measured."""
     if value is None:
-        return "n/a"
+        return undefined
     return f"{_num(value, signed=True)} {_ci(ci, signed=True)}"
 
 
@@ -142,9 +145,9 @@ def render_tables(fidelity: Sequence[Mapping[str, Any]], ab: Sequence[Mapping[st
     for r in ab:
         lines.append(
             f"| {r['policy']} | {r['variant']} | {r['visits']} | {_num(r['parse_rate'], 2)} "
-            f"| {_effect(r['conversion_effect'], r['conversion_effect_ci'])} "
+            f"| {_effect(r['conversion_effect'], r['conversion_effect_ci'], NO_PAIR)} "
             f"| {_effect(r['truth_conversion_effect'], r['truth_conversion_effect_ci'])} "
-            f"| {_effect(r['conversion_error'], r['conversion_error_ci'])} "
+            f"| {_effect(r['conversion_error'], r['conversion_error_ci'], NO_PAIR)} "
             f"| {'yes' if r['truth_significant'] else 'no'} | {'yes' if r['agrees'] else 'no'} "
             f"| {'yes' if r['basket_value_agrees'] else 'no'} "
             f"| {'yes' if r['session_length_agrees'] else 'no'} |"

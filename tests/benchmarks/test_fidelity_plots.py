@@ -1,4 +1,4 @@
-"""bench fidelity's plots carry a legend, axis labels with units, and every simulator's name (issue 23.7)."""
+"""bench fidelity's plots carry a legend, labels with units and every name; its tables say why a cell is n/a."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from rewardgym.benchmarks.fidelity_report import plot
+from rewardgym.benchmarks.fidelity_report import plot, render_tables
 
 matplotlib.use("Agg")
 
@@ -65,3 +65,26 @@ def test_both_plots_say_what_they_show(tmp_path: Path, monkeypatch: pytest.Monke
     for needed in ("simulator agrees", "simulator disagrees", "ground-truth effect", "no effect"):
         assert any(needed in label for label in ab_labels), (needed, ab_labels)
     assert all("percentage points" in ax.get_xlabel() for ax in saved["ab.png"].get_axes())
+
+
+def test_an_undefined_ab_effect_says_why() -> None:
+    rows = [
+        _ab("llm/sft", "price-up-20", None, False),
+        _ab("shopper/seed1", "price-up-20", -0.04, True),
+    ]
+    for row in rows:
+        parsed = row["conversion_effect"] is not None
+        row |= {
+            "visits": 6,
+            "parse_rate": 1.0 if parsed else 0.0,
+            "conversion_error": None if not parsed else row["conversion_effect"] + 0.05,
+            "conversion_error_ci": (None, None) if not parsed else (0.0, 0.02),
+            "truth_significant": True,
+            "basket_value_agrees": False,
+            "session_length_agrees": False,
+        }
+    table = render_tables([], rows)
+    sft = next(line for line in table.splitlines() if line.startswith("| llm/sft |"))
+    cells = [cell.strip() for cell in sft.split("|")]
+    assert cells.count("n/a (no visit pair completed)") == 2, sft  # the effect and its error
+    assert "n/a" not in cells and "nan" not in table.lower().split()
