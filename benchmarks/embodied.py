@@ -115,8 +115,9 @@ def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, d
 def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: int) -> OfflineConfig:
     """The training config of ``row``: the shared settings, ``tuned`` values and ``seed``.
 
-    A dense row trains on the composed reward ``success + tuned.dense_weight * dense``; the
-    references (``none``, ``sparse``) on the success flag alone.
+    A dense row trains on the composed reward ``success + lambda * dense``; the references
+    (``none``, ``sparse``) on the success flag alone. A value ``tuned`` leaves ``None`` is the
+    library's: ``config.training``'s learning rate and lambda, the algorithm settings' own.
 
     ``config.training.algorithm`` is the base of the rows of its own algorithm (for example a
     CQL target-update interval); other algorithms start from their library defaults.
@@ -124,18 +125,34 @@ def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: in
     name = "bc" if row.algorithm == "filtered-bc" else row.algorithm
     base = config.training.algorithm
     settings = base if base.name == name else algorithm_settings(name)
-    if name == "cql":
+    if name == "cql" and tuned.cql_alpha is not None:
         settings = replace(settings, alpha=tuned.cql_alpha)  # type: ignore[call-arg]
-    elif name == "iql":
+    elif name == "iql" and tuned.iql_weight_temp is not None:
         settings = replace(settings, weight_temp=tuned.iql_weight_temp)  # type: ignore[call-arg]
     dense = row.reward not in ("none", "sparse")
-    return config.training.replace(
+    training = config.training
+    return training.replace(
         algorithm=settings,
-        learning_rate=tuned.learning_rate,
+        learning_rate=training.learning_rate
+        if tuned.learning_rate is None
+        else tuned.learning_rate,
         seed=seed,
         reward="composed" if dense else "success",
-        dense_weight=tuned.dense_weight if dense else config.training.dense_weight,
+        dense_weight=tuned.dense_weight
+        if dense and tuned.dense_weight is not None
+        else training.dense_weight,
     )
+
+
+def effective_values(offline: OfflineConfig) -> dict[str, float]:
+    """The hyperparameters a row trained with, as recorded in its table entry."""
+    out = {"dense_weight": offline.dense_weight, "learning_rate": offline.learning_rate}
+    algorithm = offline.algorithm
+    if algorithm.name == "cql":
+        out["cql_alpha"] = algorithm.alpha  # type: ignore[attr-defined]
+    elif algorithm.name == "iql":
+        out["iql_weight_temp"] = algorithm.weight_temp  # type: ignore[attr-defined]
+    return out
 
 
 def _task(
@@ -214,18 +231,22 @@ def _warm_embeddings() -> None:
 
 
 def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
+    """Every grid point of ``row``: lambda for dense rows, the learning rate, and the
+    algorithm's own value (CQL's alpha, IQL's temperature); a value a row has no use for
+    stays ``None``."""
     grid = config.tune_grid
-    weights = grid.dense_weights if row.reward not in ("none", "sparse") else (1.0,)
-    specific: tuple[float, ...] = (1.0,)
+    weights: tuple[float | None, ...] = (
+        grid.dense_weights if row.reward not in ("none", "sparse") else (None,)
+    )
+    specific: tuple[float | None, ...] = (None,)
     if row.algorithm == "cql":
         specific = grid.cql_alphas
     elif row.algorithm == "iql":
         specific = grid.iql_weight_temps
+    key = {"cql": "cql_alpha", "iql": "iql_weight_temp"}.get(row.algorithm)
     out = []
     for weight, rate, value in itertools.product(weights, grid.learning_rates, specific):
-        extra = {"cql_alpha": value} if row.algorithm == "cql" else {}
-        if row.algorithm == "iql":
-            extra = {"iql_weight_temp": value}
+        extra = {key: value} if key else {}
         out.append(Tuned(row.algorithm, row.reward, weight, rate, **extra))
     return out
 
@@ -346,10 +367,12 @@ class BenchEmbodied:
     """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
-    preset: Literal["demo", "quick", "paper"] = "demo"
+    preset: Literal["demo", "quick", "full", "paper"] = "demo"
     """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
-    CQL on a small data set; recorded in docs/results/embodied-demo.md), quick (every reference row and COREN
-    scheme, 3 seeds) or paper (COREN's data size)."""
+    CQL on a small data set; docs/results/embodied-demo.md), quick (the reference rows, COREN
+    and two ablations, 3 seeds; docs/results/embodied-quick.md),
+    full (every row of COREN's tables; docs/results/embodied-full.md) or paper (COREN's data
+    size)."""
     out: Path = Path("results/embodied")
     """Directory for results.json / .csv / .md and plots (tune.json with --mode tune): new or
     empty, or an earlier bench embodied output with --overwrite."""

@@ -121,19 +121,24 @@ COREN_ROWS: tuple[str, ...] = tuple(f"cql/{scheme}" for scheme in COREN_SCHEMES)
 
 @dataclass(frozen=True)
 class Tuned:
-    """The hyperparameters chosen on validation for one row (defaults: the library's)."""
+    """The hyperparameters chosen on validation for one row; ``None``: the library's default.
+
+    ``None`` reads the default from where the library declares it (``OfflineConfig`` for the
+    learning rate and lambda, ``CQLSettings`` / ``IQLSettings`` for their own), so a preset
+    states only what a tune run changed.
+    """
 
     algorithm: str
     """The row's algorithm."""
     reward: str
     """The row's reward."""
-    dense_weight: float = 1.0
+    dense_weight: float | None = None
     """lambda, the scale of the dense reward beside the success flag."""
-    learning_rate: float = 3e-4
+    learning_rate: float | None = None
     """Learning rate of every network."""
-    cql_alpha: float = 1.0
+    cql_alpha: float | None = None
     """DiscreteCQL's conservative weight."""
-    iql_weight_temp: float = 3.0
+    iql_weight_temp: float | None = None
     """DiscreteIQL's inverse temperature."""
     validation_sr: float | None = None
     """The validation SR (percent) that chose these values, if a tune run did."""
@@ -143,14 +148,15 @@ class Tuned:
 class TuneGrid:
     """The sweep of ``mode="tune"``: every combination is trained and scored on validation."""
 
-    dense_weights: tuple[float, ...] = (0.3, 1.0, 3.0)
+    dense_weights: tuple[float, ...] = (1.0, 5.0, 10.0)
     """lambda values (dense rows only)."""
     learning_rates: tuple[float, ...] = (3e-4, 1e-3)
     """Learning rates."""
-    cql_alphas: tuple[float, ...] = (0.3, 1.0, 3.0)
-    """DiscreteCQL conservative weights."""
-    iql_weight_temps: tuple[float, ...] = (1.0, 3.0, 10.0)
-    """DiscreteIQL inverse temperatures."""
+    cql_alphas: tuple[float, ...] = (1.0, 3.0)
+    """DiscreteCQL conservative weights (0.3 and below let unseen actions through: SR 17 and
+    0.5 on validation, issue 22)."""
+    iql_weight_temps: tuple[float, ...] = (3.0,)
+    """DiscreteIQL inverse temperatures (IQL's paper value only by default)."""
     seeds: tuple[int, ...] = (100,)
     """Training seeds of each combination (kept apart from the final seeds)."""
 
@@ -205,9 +211,12 @@ class EmbodiedBenchConfig:
     evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
     """The held-out splits of the final tables."""
     validation: EvalConfig = field(
-        default_factory=lambda: EvalConfig(splits=("validation",), instructions_per_task=3)
+        default_factory=lambda: EvalConfig(
+            splits=("validation",), instructions_per_task=3, episodes_per_instruction=8
+        )
     )
-    """The validation split of mode="tune": training instructions on new episodes."""
+    """The validation split of mode="tune": training instructions on new episodes (25 tasks x 3
+    instructions x 8 episodes: 600 episodes, about +/-2 SR points per agent)."""
     latency_steps: int = 50
     """Timed single decisions of an agent and of the judge-as-policy baseline."""
     judge_policy_instructions: int = 0
@@ -259,6 +268,45 @@ class EmbodiedBenchConfig:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+QUICK_ROWS: tuple[str, ...] = (*REFERENCE_ROWS, "cql/coren", "cql/single-prompt", "cql/average")
+"""The quick preset's rows: every reference row, COREN, and two of its ablations (one prompt
+instead of the ensemble: Table 5; the mean of C, S, T instead of the orchestrator: Table 3)."""
+
+TUNE_COMMAND = (
+    "rewardgym bench embodied --preset quick --mode tune --rows bc/none filtered-bc/none "
+    "cql/sparse iql/sparse cql/oracle iql/oracle cql/perfect-judge cql/coren"
+)
+"""The tune run that chose ``TUNED`` (recorded in docs/results/embodied-tune.md)."""
+
+_CHOSEN: tuple[Tuned, ...] = (Tuned("cql", "perfect-judge", learning_rate=1e-3),)
+"""The values chosen on validation by ``TUNE_COMMAND``, per tuned row."""
+
+COREN_SHARED = "coren"
+"""The COREN ablations train with the values tuned for this scheme (the paper tunes once)."""
+
+
+def _with_ablations(chosen: tuple[Tuned, ...]) -> tuple[Tuned, ...]:
+    """``chosen`` plus, for every other COREN scheme, a copy of cql/coren's values."""
+    coren = [t for t in chosen if (t.algorithm, t.reward) == ("cql", COREN_SHARED)]
+    copies = tuple(
+        dataclasses.replace(coren[0], reward=scheme, validation_sr=None)
+        for scheme in COREN_SCHEMES
+        if coren and scheme != COREN_SHARED
+    )
+    return chosen + copies
+
+
+TUNED: tuple[Tuned, ...] = _with_ablations(_CHOSEN)
+"""The tuned values of every row the presets train (rows not listed: the library's)."""
+TUNED_SOURCE = (
+    f"chosen on the validation split (600 episodes of training instructions, seed 100) by "
+    f"`{TUNE_COMMAND}`; COREN's ablations share cql/coren's values; see "
+    "docs/results/embodied-tune.md"
+)
+"""Where ``TUNED`` came from, printed under every table."""
+
+_TUNED = {"tuned": TUNED, "tuned_source": TUNED_SOURCE}
+
 PRESETS: dict[str, EmbodiedBenchConfig] = {
     "demo": EmbodiedBenchConfig(
         name="demo",
@@ -267,30 +315,26 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
         quality_states=100,
         quality_episodes=20,
         rows=("filtered-bc/none", "cql/sparse", "cql/perfect-judge", "cql/coren"),
-        tuned=(Tuned("cql", "perfect-judge", learning_rate=1e-3),),
-        tuned_source=(
-            "validation SR (stitch-siblings, 2,000 episodes, seeds 0-1, 150 validation episodes; "
-            "python -m rewardgym.benchmarks.embodied_variants --episodes 2000 --train --seeds 0 1 "
-            "[--learning-rate 1e-3]): cql/perfect-judge at lr 1e-3 (28.0 vs 8.7 at 3e-4); "
-            "cql/sparse (5.3 vs 2.0) and filtered-bc (20.0 vs 15.3) at 3e-4; cql/coren not "
-            "swept, library defaults"
-        ),
         seeds=(0,),
         evaluation=EvalConfig(splits=("fine", "abstract"), instructions_per_task=2),
         latency_steps=20,
+        **_TUNED,  # type: ignore[arg-type]
     ),
-    "quick": EmbodiedBenchConfig(),
+    "quick": EmbodiedBenchConfig(name="quick", rows=QUICK_ROWS, **_TUNED),  # type: ignore[arg-type]
+    "full": EmbodiedBenchConfig(name="full", **_TUNED),  # type: ignore[arg-type]
     "paper": EmbodiedBenchConfig(
         name="paper",
         collect=variant_config(SUITE_VARIANT),
         training=OfflineConfig(n_steps=20_000, batch_size=256),
         latency_steps=200,
         judge_policy_instructions=5,
+        **_TUNED,  # type: ignore[arg-type]
     ),
 }
 """``demo``: the reference rows and COREN on a small data set for ``make demo`` (one seed, two
-held-out splits); ``quick``: the reference rows and every COREN scheme on 2 CPU cores;
-``paper``: COREN's data size and test set."""
+held-out splits); ``quick``: the reference rows, COREN and two ablations, 3 seeds, within 15
+minutes on 2 CPU cores; ``full``: every row of COREN's Tables 1, 3 and 5 at quick's size;
+``paper``: COREN's data size and test set. All share the values tuned on validation."""
 
 
 __all__ = [
@@ -298,9 +342,13 @@ __all__ = [
     "COREN_ROWS",
     "COREN_SCHEMES",
     "PRESETS",
+    "QUICK_ROWS",
     "REFERENCE_ROWS",
     "REWARDS",
     "REWARD_HELP",
+    "TUNED",
+    "TUNED_SOURCE",
+    "TUNE_COMMAND",
     "EmbodiedBenchConfig",
     "Row",
     "TuneGrid",

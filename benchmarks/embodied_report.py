@@ -43,6 +43,8 @@ def aggregate(
     results: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     """One public row per (row, split): metrics over seeds and episodes with 95% intervals."""
+    from rewardgym.benchmarks.embodied import effective_values, offline_config
+
     rows = []
     for row in config.row_specs:
         keys = [key for (r, _, _), key in assignment.items() if r == row]
@@ -54,12 +56,7 @@ def aggregate(
             entry.update(_row_stats(per_seed, config.bootstrap))
             entry["seeds"] = len(keys)
             entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in keys]))
-            entry["dense_weight"] = tuned.dense_weight
-            entry["learning_rate"] = tuned.learning_rate
-            if row.algorithm == "cql":
-                entry["cql_alpha"] = tuned.cql_alpha
-            if row.algorithm == "iql":
-                entry["iql_weight_temp"] = tuned.iql_weight_temp
+            entry.update(effective_values(offline_config(config, row, tuned, 0)))
             entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in keys]))
             rows.append(entry)
     return rows

@@ -88,7 +88,7 @@ def test_tune_mode_scores_validation_only_and_picks_a_point_per_row(
 
 def test_presets_and_config_errors() -> None:
     """The presets exist; bad rows, modes and a test split in validation are refused by name."""
-    assert set(PRESETS) == {"demo", "quick", "paper"}
+    assert set(PRESETS) == {"demo", "quick", "full", "paper"}
     assert {"cql/sparse", "cql/perfect-judge", "cql/coren"} <= set(PRESETS["demo"].rows)
     assert PRESETS["paper"].collect.episodes == 8000
     assert len(PRESETS["quick"].seeds) >= 3
