@@ -27,6 +27,7 @@ from rewardgym.runtime import absolute, atomic_output, torch_threads
 from rewardgym.wrappers.composition import compose_rewards
 
 if TYPE_CHECKING:
+    from structlog.typing import EventDict, WrappedLogger
     from d3rlpy.dataset import MDPDataset
 
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
@@ -204,7 +205,7 @@ EXPECTED_D3RLPY_WARNINGS: frozenset[str] = frozenset(
 time the fit alone): dropped, so that a suite's log shows only warnings that mean something."""
 
 
-def _drop_expected(logger: object, method: str, event: dict[str, Any]) -> dict[str, Any]:
+def _drop_expected(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
     """A structlog processor that drops the warnings of ``EXPECTED_D3RLPY_WARNINGS``."""
     import structlog
 
