@@ -302,11 +302,13 @@ def run_bench_embodied(
     assignment = {key: task.key for key, task in plan.items()}
     if config.mode == "tune":
         payload = report.tune_summary(config, assignment, results)
-        root.mkdir(parents=True, exist_ok=True)
-        from rewardgym.runtime import write_json_atomic
-
-        write_json_atomic(root / "tune.json", {"config": _jsonable(config), **payload, **meta})
-        console.print(report.render_tune(payload))
+        meta["agents_trained"] = len(tasks)
+        meta["timings_seconds"]["total"] = time.perf_counter() - start
+        meta["cpu_count"] = os.cpu_count()
+        saved = {**payload, "meta": meta, "config": _jsonable(config)}
+        report.write_tune(root, saved)
+        console.print(report.render_tune(saved))
+        console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
         return payload
     rows = report.aggregate(config, assignment, results)
     console.rule("judges: quality on held-out abstract instructions")

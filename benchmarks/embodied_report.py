@@ -78,6 +78,7 @@ def tune_summary(
         stats = _row_stats(episodes, config.bootstrap)
         point = {**asdict(tuned), "sr": stats["sr"], "cgc": stats["cgc"], "sr_ci": stats["sr_ci"]}
         point["validation_sr"] = stats["sr"]
+        point["episodes"] = stats["episodes"]
         grid.append(point)
         current = best.get(row.name)
         if current is None or (point["sr"], point["cgc"]) > (current["sr"], current["cgc"]):
@@ -86,20 +87,62 @@ def tune_summary(
 
 
 def render_tune(payload: Mapping[str, Any]) -> str:
-    """The chosen values per row, and a ``Tuned(...)`` line to paste into the preset."""
+    """The chosen values per row, a ``Tuned(...)`` line each to paste into the preset, and the grid."""
+    config = payload.get("config", {})
+    validation = config.get("validation", {})
+    episodes = payload["grid"][0].get("episodes") if payload["grid"] else None
+    lines = [
+        f"### Embodied suite tune ({config.get('name', '?')}): validation split only",
+        "",
+        "Every grid point trained on the suite's data and scored on the validation split "
+        f"(training instructions on new episodes: {validation.get('instructions_per_task', '?')} "
+        f"instructions x {validation.get('episodes_per_instruction', '?')} episodes per task, "
+        f"{episodes or '?'} episodes per point); the held-out splits are not read. SR and CGC in "
+        "percent, SR with its 95% interval.",
+        "",
+        "#### Chosen on validation (best SR, then CGC)",
+        "",
+    ]
     table = [{"row": name, **point} for name, point in payload["best"].items()]
     columns = ["row", "dense_weight", "learning_rate", "cql_alpha", "iql_weight_temp", "sr", "cgc"]
-    lines = ["### Chosen on validation (best SR, then CGC)", "", markdown_table(table, columns)]
-    lines += ["", "```python"]
+    lines += [markdown_table(table, columns), "", "```python"]
     for point in payload["best"].values():
+        values = [
+            f"{key}={point[key]}"
+            for key in ("dense_weight", "learning_rate", "cql_alpha", "iql_weight_temp")
+            if point.get(key) is not None
+        ]
         lines.append(
-            f"Tuned({point['algorithm']!r}, {point['reward']!r}, "
-            f"dense_weight={point['dense_weight']}, learning_rate={point['learning_rate']}, "
-            f"cql_alpha={point['cql_alpha']}, iql_weight_temp={point['iql_weight_temp']}, "
+            f"Tuned({point['algorithm']!r}, {point['reward']!r}, {', '.join(values)}, "
             f"validation_sr={point['sr']:.1f}),"
         )
-    lines.append("```")
+    lines += ["```", "", "#### Every grid point", ""]
+    grid = [
+        {"row": f"{p['algorithm']}/{p['reward']}", **p, "sr_ci": _interval(p["sr_ci"])}
+        for p in payload["grid"]
+    ]
+    lines.append(markdown_table(grid, ["row", *columns[1:5], "sr", "sr_ci", "cgc"]))
     return "\n".join(lines)
+
+
+def _interval(bounds: Sequence[float]) -> str:
+    return f"[{bounds[0]:.1f}, {bounds[1]:.1f}]"
+
+
+def write_tune(root: Path, payload: dict[str, Any]) -> None:
+    """tune.json (``grid``, ``best``, ``meta``, ``config``) and tune.md, atomically."""
+    from rewardgym.benchmarks.provenance import run_provenance
+    from rewardgym.runtime import write_atomic, write_json_atomic
+
+    root.mkdir(parents=True, exist_ok=True)
+    meta = payload["meta"]
+    meta.setdefault("suite", "embodied")
+    meta.setdefault("preset", "tune")
+    meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
+    meta["smoke_test"] = bool(payload["config"].get("smoke_test"))
+    meta.update(run_provenance())
+    write_json_atomic(root / "tune.json", payload)
+    write_atomic(root / "tune.md", render_tune(payload) + "\n")
 
 
 def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:

@@ -73,11 +73,13 @@ class RecordResults:
 
 def _read_run(run: Path) -> tuple[dict[str, Any], str]:
     results, tables = run / "results.json", run / "results.md"
+    if not results.exists() and (run / "tune.json").exists():  # a --mode tune run
+        results, tables = run / "tune.json", run / "tune.md"
     for path in (results, tables):
         if not path.is_file():
             raise FileNotFoundError(
                 f"{path} is missing: pass the --out folder of a finished bench shop, bench "
-                "embodied or bench fidelity run"
+                "embodied (also --mode tune) or bench fidelity run"
             )
     try:
         payload = json.loads(results.read_text(encoding="utf-8"))

@@ -84,6 +84,15 @@ def test_tune_mode_scores_validation_only_and_picks_a_point_per_row(
     assert len(payload["grid"]) == 2 + 1  # two lambdas for the dense row, one point for BC
     saved = json.loads((tmp_path / "tune" / "tune.json").read_text())
     assert saved["best"]["cql/oracle"]["dense_weight"] in (0.5, 2.0)
+    assert saved["meta"]["git_commit"] and saved["meta"]["cpu_count"]
+    tables = (tmp_path / "tune" / "tune.md").read_text()
+    assert "validation split only" in tables and "Tuned('cql', 'oracle'" in tables
+    assert tables.count("| cql/oracle |") == 3  # the chosen row and both grid points
+
+    from rewardgym.benchmarks.record_results import record
+
+    page = record(tmp_path / "tune", tmp_path / "docs", name="embodied-tune")
+    assert "Tuned('bc', 'none'" in page.read_text()
 
 
 def test_presets_and_config_errors() -> None:
