@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -31,22 +32,41 @@ LOG_INTERVAL_S = 30.0
 """Least seconds between two redraws of a bar whose stream is not a terminal."""
 
 
-class LogLines:
-    """A bar's stream in a log: each redraw becomes one line, without carriage returns or blanking.
+def _clock() -> float:
+    """Seconds on a monotonic clock (a function, so a test can stand in for it)."""
+    return time.monotonic()
 
-    tqdm draws a state as ``"\\r" + text + padding`` and clears a finished ``leave=False`` bar
-    with spaces; here the text becomes a line of its own and the rest is dropped.
+
+class LogLines:
+    """A bar's stream in a log: one line per ``interval`` seconds, without carriage returns.
+
+    tqdm draws a state as ``"\\r" + text + padding``, redraws on every ``set_postfix`` whatever
+    its ``mininterval`` (d3rlpy's bar does so every 10 steps), and ends a bar it leaves with a
+    lone newline. Here the first state is a line, a later one only when the interval has
+    passed since the last line, and the last state is written when the bar ends.
     """
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], interval: float = LOG_INTERVAL_S) -> None:
         self.stream = stream
+        self.interval = interval
+        self.last_line_at: float | None = None
+        self.pending = ""
 
     def write(self, text: str) -> int:
-        """Write the redraw ``text`` as one line (nothing for a blanking or a lone newline)."""
+        """Take one of tqdm's writes: a state (maybe held back), a blanking, or the end."""
         line = text.replace("\r", "").rstrip()
-        if line:
-            self.stream.write(line + "\n")
+        now = _clock()
+        if line and (self.last_line_at is None or now - self.last_line_at >= self.interval):
+            self._line(line, now)
+        elif line:
+            self.pending = line
+        elif "\n" in text and self.pending:  # the bar ends: its last state
+            self._line(self.pending, now)
         return len(text)
+
+    def _line(self, line: str, now: float) -> None:
+        self.stream.write(line + "\n")
+        self.last_line_at, self.pending = now, ""
 
     def flush(self) -> None:
         """Flush the underlying stream."""
@@ -62,17 +82,21 @@ def is_terminal(stream: IO[str] | None) -> bool:
         return False
 
 
-def log_settings(stream: IO[str] | None) -> dict[str, Any]:
+def log_settings(stream: IO[str] | None, mininterval: float | None = None) -> dict[str, Any]:
     """The tqdm settings a text bar on ``stream`` needs: none on a terminal, the log's otherwise.
 
-    A setting the environment gives tqdm (``TQDM_MININTERVAL``, ...) is left to it.
+    ``mininterval`` (the caller's, else ``TQDM_MININTERVAL``, else :data:`LOG_INTERVAL_S`) is
+    the least time between two lines; a setting the environment gives tqdm is left to it.
     """
     if is_terminal(stream):
         return {}
-    settings = {"mininterval": LOG_INTERVAL_S, "ascii": True, "leave": True}
+    if mininterval is None:
+        mininterval = float(os.environ.get("TQDM_MININTERVAL", LOG_INTERVAL_S))
+    settings = {"mininterval": mininterval, "ascii": True, "leave": True}
     kept = {k: v for k, v in settings.items() if f"TQDM_{k.upper()}" not in os.environ}
     # Not sys.stderr itself, so tqdm never sizes the bar by COLUMNS: a 10-character bar.
-    return {**kept, "file": LogLines(sys.stderr if stream is None else stream)}
+    lines = LogLines(sys.stderr if stream is None else stream, mininterval)
+    return {**kept, "file": lines}
 
 
 def progress_bar(iterable: Iterable[Any] | None = None, **kwargs: Any) -> Any:
@@ -88,7 +112,7 @@ def progress_bar(iterable: Iterable[Any] | None = None, **kwargs: Any) -> Any:
     # Inside Jupyter tqdm.auto is a widget that draws in place: no log to spare there.
     if chosen is not text_bar:
         return tqdm(iterable, **kwargs)
-    log = log_settings(kwargs.get("file"))
+    log = log_settings(kwargs.get("file"), kwargs.get("mininterval"))
     if log:  # the log's stream and leave=True win; the caller's other settings win over the log's
         kwargs = {**log, **{k: v for k, v in kwargs.items() if k not in ("file", "leave")}}
     return tqdm(iterable, **kwargs)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import tqdm.std
 
+import rewardgym.progress
 from rewardgym.progress import LOG_INTERVAL_S, progress_bar
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +32,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """tqdm's clock, advanced by hand (no test waits for a bar's interval)."""
     now = [1000.0]
     monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
+    monkeypatch.setattr(rewardgym.progress, "_clock", lambda: now[0])
     return now
 
 
@@ -63,6 +65,19 @@ def test_a_bar_in_a_log_writes_a_bounded_number_of_short_lines(
 def test_a_bar_on_a_terminal_still_redraws_in_place(clock: list[float]) -> None:
     lines = redraws(Terminal(), clock)
     assert len(lines) > STEPS / 2  # tqdm's own pace: at least every 0.1 s of work
+
+
+def test_a_bar_redrawn_at_every_step_still_writes_a_line_per_interval(clock: list[float]) -> None:
+    """d3rlpy's bar calls set_postfix every 10 steps, which redraws whatever mininterval says."""
+    log = io.StringIO()
+    with progress_bar(total=STEPS, desc="Epoch 1/1", file=log) as bar:
+        for step in range(STEPS):
+            clock[0] += 1.0
+            bar.update()
+            bar.set_postfix({"loss": 1.0 / (step + 1)})
+    lines = log.getvalue().splitlines()
+    assert len(lines) <= 2 + STEPS / LOG_INTERVAL_S + 1, lines
+    assert lines[-1].startswith("Epoch 1/1: 100%") and "loss=0.00167" in lines[-1]
 
 
 def test_an_explicit_setting_and_the_environment_win(

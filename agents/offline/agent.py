@@ -23,6 +23,7 @@ from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
+from rewardgym.progress import progress_bar
 from rewardgym.runtime import absolute, atomic_output, torch_threads
 from rewardgym.wrappers.composition import compose_rewards
 
@@ -262,14 +263,17 @@ def fit_mdp(
             vectorise_sampling(mdp)
         algo.build_with_dataset(mdp)
         start = time.perf_counter()
-        algo.fit(
-            mdp,
-            n_steps=config.n_steps,
-            n_steps_per_epoch=config.n_steps,
-            show_progress=progress,
-            save_interval=config.n_steps + 1,
-            logger_adapter=NoopAdapterFactory(),
-        )
+        name = type(algo).__name__
+        with progress_bar(total=config.n_steps, desc=name, unit="step", disable=not progress) as bar:
+            algo.fit(  # d3rlpy's own bar would redraw every 10 steps, even in a log
+                mdp,
+                n_steps=config.n_steps,
+                n_steps_per_epoch=config.n_steps,
+                show_progress=False,
+                callback=lambda *_: bar.update(),
+                save_interval=config.n_steps + 1,
+                logger_adapter=NoopAdapterFactory(),
+            )
         elapsed = time.perf_counter() - start
     agent = OfflineAgent(algo, encoder, config, env_id)
     agent.train_seconds = elapsed
