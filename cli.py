@@ -52,9 +52,9 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "Relabel a trajectory data set with COREN's dense reward.",
     ),
     ("bench", "shop"): Command(
-        "rewardgym.benchmarks.shop:BenchShop",
+        "rewardgym.benchmarks.shop.suite:BenchShop",
         "Shop-R1's tables: baselines, zero-shot, SFT, GRPO rows and ablations.",
-        presets="rewardgym.benchmarks.shop_config:PRESETS",
+        presets="rewardgym.benchmarks.shop.config:PRESETS",
     ),
     ("bench", "embodied"): Command(
         "rewardgym.benchmarks.embodied:BenchEmbodied",

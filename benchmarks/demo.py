@@ -44,8 +44,8 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     from rewardgym.benchmarks.fidelity import OUTPUT_KIND as FIDELITY_KIND
     from rewardgym.benchmarks.fidelity import run_bench_fidelity
     from rewardgym.benchmarks.fidelity_config import PRESETS as FIDELITY_PRESETS
-    from rewardgym.benchmarks.shop import OUTPUT_KIND as SHOP_KIND
-    from rewardgym.benchmarks.shop import run_bench_shop
+    from rewardgym.benchmarks.shop.suite import OUTPUT_KIND as SHOP_KIND
+    from rewardgym.benchmarks.shop.suite import run_bench_shop
     from rewardgym.runtime import claim_output, prepare_output
 
     kinds = {"shop": SHOP_KIND, "embodied": EMBODIED_KIND, "fidelity": FIDELITY_KIND}

@@ -19,8 +19,8 @@ import tyro
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
-from rewardgym.benchmarks.shop_config import BenchConfig
-from rewardgym.benchmarks.shop_config import preset as shop_preset
+from rewardgym.benchmarks.shop.config import BenchConfig
+from rewardgym.benchmarks.shop.config import preset as shop_preset
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
 
 PresetName = Literal["demo", "tiny", "quick", "paper"]
@@ -88,7 +88,7 @@ class FidelityBenchConfig:
         _check_names("variants", self.variants, changes)
         _check_names("baselines", self.baselines, BASELINE_NAMES)
         if self.shop_rows:
-            from rewardgym.benchmarks.shop import methods
+            from rewardgym.benchmarks.shop.suite import methods
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
         if self.shop_run is not None and not Path(self.shop_run).is_dir():

@@ -1,7 +1,7 @@
 """The learned simulators of ``bench fidelity``: the shop suite's SFT and Shop-R1 models, and multi-turn GRPO on the live store.
 
 The SFT and Shop-R1 models are trained by the shop suite's own code
-(:class:`rewardgym.benchmarks.shop.Suite`, run with the config ``shop``; its sampling temperature
+(:class:`rewardgym.benchmarks.shop.suite.Suite`, run with the config ``shop``; its sampling temperature
 chosen on the validation split as the suite chooses it), or read from an earlier
 ``rewardgym bench shop`` output (``shop_run``). The live-store row starts from the same SFT
 model and trains with :func:`~rewardgym.agents.llm.grpo.train_grpo` on
@@ -52,7 +52,7 @@ def learned_simulators(
     """Train (or reuse) the learned simulators under ``root``; return them as store visitors."""
     from rewardgym.agents.llm.grpo import GRPOOptions, train_grpo
     from rewardgym.agents.simulation.live_grpo import LiveEnv
-    from rewardgym.benchmarks.shop import Suite, methods
+    from rewardgym.benchmarks.shop.suite import Suite, methods
 
     shop = config.shop
     rows = {m.method: m for m in methods(shop)}

@@ -30,7 +30,7 @@ import tyro
 
 from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
-from rewardgym.benchmarks.shop_config import preset
+from rewardgym.benchmarks.shop.config import preset
 
 
 def trivial_reward(completions: list[Any], **kwargs: Any) -> list[float]:

@@ -83,7 +83,7 @@ class Counted:
 
 def _model(config: PerfConfig, root: Path) -> tuple[Path, PromptConfig, SamplingConfig]:
     from rewardgym.benchmarks.fidelity_config import preset
-    from rewardgym.benchmarks.shop_config import preset as shop_preset
+    from rewardgym.benchmarks.shop.config import preset as shop_preset
 
     shop = preset("quick").shop if config.size == "quick" else shop_preset("tiny")
     if config.model:

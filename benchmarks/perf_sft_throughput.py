@@ -2,7 +2,7 @@
 
 One run trains the same model (the quick preset's ``default_model``, tokenizer trained on the
 suite's training sessions as ``bench shop`` does) on the same examples (the suite's own SFT rows,
-read through :class:`~rewardgym.benchmarks.shop_data.SuiteData` and sampled with
+read through :class:`~rewardgym.benchmarks.shop.data.SuiteData` and sampled with
 :func:`~rewardgym.agents.llm.dataset.sample_rows`) through :func:`~rewardgym.agents.llm.sft.train_sft`
 once per arm and round, alternating the arms (A/B/A/B) so that a busy machine slows each alike:
 
@@ -34,7 +34,7 @@ from typing import Literal
 import tyro
 
 from rewardgym.agents.llm.config import SFTRunConfig
-from rewardgym.benchmarks.shop_config import preset
+from rewardgym.benchmarks.shop.config import preset
 
 Arm = Literal["old", "old-no-ckpt", "new", "fp32", "bf16", "bucketed"]
 
@@ -69,7 +69,7 @@ def run(
     from rewardgym.agents.llm.dataset import sample_rows, to_dataset
     from rewardgym.agents.llm.model import create_default_model, load_tokenizer
     from rewardgym.agents.llm.sft import train_sft
-    from rewardgym.benchmarks.shop_data import SuiteData
+    from rewardgym.benchmarks.shop.data import SuiteData
     from rewardgym.envs.shopping.data import resolve_sessions
 
     cfg = preset("quick")

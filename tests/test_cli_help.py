@@ -18,9 +18,9 @@ from rewardgym.agents.simulation.policies import BASELINE_NAMES
 from rewardgym.benchmarks.embodied_config import ALGORITHMS, REWARDS
 from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
 from rewardgym.benchmarks.fidelity_config import PRESETS as FIDELITY_PRESETS
-from rewardgym.benchmarks.shop import methods
-from rewardgym.benchmarks.shop_config import PRESETS as SHOP_PRESETS
-from rewardgym.benchmarks.shop_report import BASELINES
+from rewardgym.benchmarks.shop.config import PRESETS as SHOP_PRESETS
+from rewardgym.benchmarks.shop.report import BASELINES
+from rewardgym.benchmarks.shop.suite import methods
 from rewardgym.cli import COMMANDS, main
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES
 from rewardgym.envs.trajectories.config import EXPERT_MODES, RANDOM_ACTION_MODES

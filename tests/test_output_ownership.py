@@ -67,7 +67,7 @@ WRITERS = {
         ("bench", "shop"),
         lambda _: ["--preset", "tiny"],
         "bench-shop",
-        ("rewardgym.benchmarks.shop", "Suite"),
+        ("rewardgym.benchmarks.shop.suite", "Suite"),
     ),
     "bench embodied": Writer(
         ("bench", "embodied"),
@@ -87,7 +87,7 @@ WRITERS = {
         "simulate-ab",
         ("rewardgym.agents.simulation.experiment", "run_ab"),
     ),
-    "demo": Writer(("demo",), _none, "demo", ("rewardgym.benchmarks.shop", "Suite")),
+    "demo": Writer(("demo",), _none, "demo", ("rewardgym.benchmarks.shop.suite", "Suite")),
 }
 
 

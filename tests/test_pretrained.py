@@ -57,7 +57,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from rewardgym.agents.llm.policy import LLMPolicy
     from rewardgym.agents.llm.prompt import PromptBuilder
     from rewardgym.agents.llm.sft import train_sft
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
     from rewardgym.envs.shopping.data import build_synthetic_store
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
     from rewardgym.wrappers import ShopR1Reward

@@ -5,7 +5,7 @@ learning rate 2e-5; GRPO for 500 steps at learning rate 1e-7 with a global batch
 completions, KL weight beta = 0.001 against the SFT model, sampling temperature 0.6. Group
 size 8 is the GRPO default of TRL and of DeepSeekMath (arXiv 2402.03300). The default model is
 a small Qwen2-style decoder built here from :class:`ModelConfig`; the suite's presets live in
-``rewardgym.benchmarks.shop_config``.
+``rewardgym.benchmarks.shop.config``.
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def test_a_folder_without_results_names_what_is_missing(tmp_path: Path) -> None:
 
 def test_command_line_reads_like_the_user_typed_it() -> None:
     assert command_line(["/usr/bin/rewardgym", "bench", "fidelity"]) == "rewardgym bench fidelity"
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "shop.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "shop" / "suite.py"
     assert command_line([str(script), "--preset", "tiny"]) == (
-        "python -m rewardgym.benchmarks.shop --preset tiny"
+        "python -m rewardgym.benchmarks.shop.suite --preset tiny"
     )

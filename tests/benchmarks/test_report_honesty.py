@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rewardgym.benchmarks.embodied_report import plot_results, render_markdown
-from rewardgym.benchmarks.shop_config import preset
-from rewardgym.benchmarks.shop_report import (
+from rewardgym.benchmarks.shop.config import preset
+from rewardgym.benchmarks.shop.report import (
     SMOKE_NOTE,
     plot_reward_terms,
     plot_rows,

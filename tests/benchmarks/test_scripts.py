@@ -1,7 +1,9 @@
 """Every script in ``benchmarks/`` runs from its command line at a tiny budget, and lists its config.
 
-A script is a module with a ``__main__`` block; each one must have an entry below, so a new
-script without a smoke run fails this test.
+A script is a module with a ``__main__`` block, named by its module path under ``benchmarks/``
+(``perf.coren_label`` is ``python -m rewardgym.benchmarks.perf.coren_label``); each one must have
+an entry below, so a new script without a smoke run fails this test. Every script's tyro
+dataclass is called ``Config`` (the module namespaces it).
 """
 
 from __future__ import annotations
@@ -74,13 +76,13 @@ COVERED: dict[str, tuple[list[str], str]] = {
     "fidelity": (["--preset", "tiny"], "tests/benchmarks/test_bench_fidelity.py"),
     "perf_hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/test_perf_hf_judge.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
-    "shop_advantage_probe": (
+    "shop.advantage_probe": (
         ["--prompts", "--group"],
-        "tests/benchmarks/test_shop_advantage_probe.py",
+        "tests/benchmarks/shop/test_shop_advantage_probe.py",
     ),
-    "shop_sweep": (
+    "shop.sweep": (
         ["--candidates", "--extra", "--validation-sessions"],
-        "tests/benchmarks/test_shop_sweep.py",
+        "tests/benchmarks/shop/test_shop_sweep.py",
     ),
 }
 """Scripts whose run needs a model or a store and is tested in their own module (by ``run``):
@@ -88,10 +90,10 @@ here only their ``--help`` is checked, for the flags listed."""
 
 
 def scripts() -> list[str]:
-    """Modules of ``benchmarks/`` that run as scripts."""
+    """Modules of ``benchmarks/`` and its suites' packages that run as scripts, as dotted names."""
     return sorted(
-        path.stem
-        for path in BENCHMARKS.glob("*.py")
+        ".".join(path.relative_to(BENCHMARKS).with_suffix("").parts)
+        for path in BENCHMARKS.rglob("*.py")
         if 'if __name__ == "__main__":' in path.read_text(encoding="utf-8")
     )
 

@@ -74,7 +74,7 @@ BAD_INVOCATIONS = {
 
 
 FIRST_WORK = {
-    "bench shop": "rewardgym.benchmarks.shop.Suite",
+    "bench shop": "rewardgym.benchmarks.shop.suite.Suite",
     "bench embodied": "rewardgym.benchmarks.embodied.prepare_data",
     "bench fidelity": "rewardgym.benchmarks.fidelity.Suite.ground_truth",
     "simulate ab": "rewardgym.agents.simulation.experiment.run_ab",
@@ -110,8 +110,8 @@ def test_python_configs_refuse_unknown_names() -> None:
     from rewardgym.agents.simulation.commands import SimulateAB
     from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
     from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig
-    from rewardgym.benchmarks.shop import check_only
-    from rewardgym.benchmarks.shop_config import preset, replace
+    from rewardgym.benchmarks.shop.config import preset, replace
+    from rewardgym.benchmarks.shop.suite import check_only
 
     with pytest.raises(ValueError, match=r"variants.*'bogus'.*price-up-20"):
         FidelityBenchConfig(variants=("bogus",))  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ def shop_store(llm_home: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny_config():
     """The ``tiny`` bench preset (1-layer, width-32 model, short prompts)."""
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
 
     return preset("tiny")
 

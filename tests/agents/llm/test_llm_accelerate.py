@@ -20,7 +20,7 @@ SCRIPT = textwrap.dedent(
     import torch.distributed as dist
     from datasets import load_from_disk
     from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
     from rewardgym.wrappers import BinaryMatchReward
 
     model, rows, out, store = sys.argv[1:5]

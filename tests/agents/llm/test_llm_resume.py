@@ -28,7 +28,7 @@ KILLED_RUN = textwrap.dedent(
     from dataclasses import replace
     from datasets import load_from_disk
     from transformers import TrainerCallback
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
     from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
     from rewardgym.agents.llm.prompt import env_kwargs
     from rewardgym.wrappers import BinaryMatchReward

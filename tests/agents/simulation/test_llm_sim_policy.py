@@ -26,7 +26,7 @@ from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfi
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from rewardgym.agents.llm.model import create_default_model
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
     from rewardgym.envs.shopping.data import build_synthetic_store
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 

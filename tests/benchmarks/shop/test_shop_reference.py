@@ -13,8 +13,8 @@ from rewardgym.agents.baselines.shopper_reference import (
     synthetic_index,
 )
 from rewardgym.agents.evaluation.shopping import protocol_metrics
-from rewardgym.benchmarks.shop import run_bench_shop
-from rewardgym.benchmarks.shop_config import preset, replace
+from rewardgym.benchmarks.shop.config import preset, replace
+from rewardgym.benchmarks.shop.suite import run_bench_shop
 from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig, make_session
 
 FIXTURE = SyntheticShopperConfig(sessions=30, seed=5)

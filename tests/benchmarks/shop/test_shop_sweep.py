@@ -1,4 +1,4 @@
-"""``benchmarks/shop_sweep.py``: candidates trained and scored on validation only, at a toy size."""
+"""``benchmarks/shop/sweep.py``: candidates trained and scored on validation only, at a toy size."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.benchmarks import shop_sweep
-from rewardgym.benchmarks.shop_config import preset
-from rewardgym.benchmarks.shop_data import SuiteData
-from rewardgym.benchmarks.shop_sweep import SweepConfig, apply_changes, run_sweep
+from rewardgym.benchmarks.shop import sweep as shop_sweep
+from rewardgym.benchmarks.shop.config import preset
+from rewardgym.benchmarks.shop.data import SuiteData
+from rewardgym.benchmarks.shop.sweep import Config, apply_changes, run_sweep
 
 TOY = "sft.max_examples=16,default_model.tokenizer_sessions=8"
 
 
-def _toy(out: Path, **changes: object) -> SweepConfig:
+def _toy(out: Path, **changes: object) -> Config:
     values: dict = {
         "preset": "tiny",
         "candidates": (),
@@ -26,7 +26,7 @@ def _toy(out: Path, **changes: object) -> SweepConfig:
         "out": out,
         **changes,
     }
-    return SweepConfig(**values)
+    return Config(**values)
 
 
 def test_two_candidates_train_and_score_on_validation_only(

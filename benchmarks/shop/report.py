@@ -37,7 +37,7 @@ from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 from rewardgym.wrappers.shop_r1 import RewardTerms
 
 if TYPE_CHECKING:
-    from rewardgym.benchmarks.shop import Method, Suite
+    from rewardgym.benchmarks.shop.suite import Method, Suite
 
 BASELINES = (
     "baseline/frequency",

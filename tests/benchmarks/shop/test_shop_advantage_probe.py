@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from rewardgym.benchmarks.shop_advantage_probe import VARIANTS, group_advantages, score_groups
+from rewardgym.benchmarks.shop.advantage_probe import VARIANTS, group_advantages, score_groups
 from rewardgym.envs.shopping.schema import ShopAction
 
 

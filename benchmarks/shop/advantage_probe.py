@@ -22,7 +22,7 @@ tokens in almost every click step, so a thresholded ROUGE-L >= 0.75 holds exactl
 matches, and ``v(a) = 1000 x exact + O(1)``; typed queries and long names do get partial credit,
 so type_and_submit groups correlate less.
 
-Run: ``python -m rewardgym.benchmarks.shop_advantage_probe MODEL_PATH [--prompts 40]``.
+Run: ``python -m rewardgym.benchmarks.shop.advantage_probe MODEL_PATH [--prompts 40]``.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def probe(
     from rewardgym.agents.llm.model import load_model
     from rewardgym.agents.llm.policy import generation_config
     from rewardgym.agents.llm.prompt import PromptBuilder
-    from rewardgym.benchmarks.shop_config import preset
+    from rewardgym.benchmarks.shop.config import preset
 
     cfg = preset("quick")
     policy, tokenizer = load_model(model)
@@ -177,7 +177,7 @@ def probe(
 
 
 @dataclass(frozen=True)
-class ProbeConfig:
+class Config:
     """The model probed and how many groups of samples it draws."""
 
     model: tyro.conf.Positional[Path]
@@ -190,7 +190,7 @@ class ProbeConfig:
 
 def main() -> None:
     """Parse arguments, run the probe and print one line per reward variant and action type."""
-    args = tyro.cli(ProbeConfig, description=__doc__)
+    args = tyro.cli(Config, description=__doc__)
     report = probe(args.model, args.prompts, args.group)
     print(f"{args.prompts} training prompts x {args.group} samples from {args.model}")
     for name, by_type in report.items():

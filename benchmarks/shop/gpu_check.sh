@@ -2,10 +2,10 @@
 # bench shop's smol preset (SmolLM2-135M-Instruct: GGUF converted once, SFT, GRPO, evaluation) at
 # a size for about 8 minutes on one large GPU, then its rows, for the day a GPU is lent.
 #
-#   benchmarks/gpu_check.sh [--cpu-smoke] [OUT]
+#   benchmarks/shop/gpu_check.sh [--cpu-smoke] [OUT]
 #
 # Without CUDA it refuses (exit 2) unless given --cpu-smoke, which runs the same path at a toy size
-# on the CPU (tests/benchmarks/test_shop_gpu_check.py runs it; its rows are a smoke test, not a
+# on the CPU (tests/benchmarks/shop/test_shop_gpu_check.py runs it; its rows are a smoke test, not a
 # result). OUT (default results/gpu-check, or results/gpu-check-cpu-smoke) is bench shop's --out:
 # new, or an earlier output of this check, whose trained models a rerun reuses.
 #
@@ -26,7 +26,7 @@ for arg in "$@"; do
     esac
 done
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 python="${PYTHON:-}"
 if [[ -z "$python" ]]; then
     if [[ -x "$root/.venv/bin/python" ]]; then python="$root/.venv/bin/python"; else python="python3"; fi

@@ -3,7 +3,7 @@
 Each candidate is the preset's config (``--preset``, quick by default) with a few fields changed,
 written as dotted paths (``prompt.element_ids=true``, ``default_model.hidden_size=256``,
 ``sft.learning_rate=1e-3``). For each candidate the script reads the training rows as ``bench
-shop`` does (:class:`~rewardgym.benchmarks.shop_data.SuiteData`), builds the default model (its
+shop`` does (:class:`~rewardgym.benchmarks.shop.data.SuiteData`), builds the default model (its
 tokenizer trained on the non-validation training sessions, shared by candidates whose model
 settings agree), trains the SFT row (:func:`~rewardgym.agents.llm.sft.train_sft`) and scores it
 on the first ``--validation-sessions`` sessions of the validation split (never the test split)
@@ -17,7 +17,7 @@ examples per second. The JSON is rewritten after every candidate, and a rerun wi
 
 Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
 element ids, width, depth, vocabulary, examples, epochs, learning rate and warm-up. The quick
-sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop_sweep
+sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop.sweep
 --preset quick --candidates baseline element-ids ...``; the defaults are a toy run (tiny preset,
 two candidates).
 """
@@ -39,8 +39,8 @@ from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
 from rewardgym.agents.llm.config import ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
-from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
-from rewardgym.benchmarks.shop_data import SuiteData
+from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
+from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
 
@@ -129,7 +129,7 @@ def _key(value: object) -> str:
 class Sweep:
     """One sweep: the preset's data, the shared base models, and every scored row."""
 
-    def __init__(self, args: SweepConfig, out: Path, data: DataArg, progress: bool) -> None:
+    def __init__(self, args: Config, out: Path, data: DataArg, progress: bool) -> None:
         self.args, self.out, self.data_arg, self.progress = args, out, data, progress
         self.base_config = preset(args.preset)
         self.datas: dict[int | None, SuiteData] = {}
@@ -357,7 +357,7 @@ def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     }
 
 
-def run_sweep(args: SweepConfig, *, data: DataArg = None, progress: bool = True) -> dict[str, Any]:
+def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> dict[str, Any]:
     """Run every chosen candidate and the lookup on the validation split; write and return results."""
     sweep = Sweep(args, Path(args.out), data, progress)
     chosen = sweep.candidates()  # a typo fails before the output is claimed
@@ -371,7 +371,7 @@ def run_sweep(args: SweepConfig, *, data: DataArg = None, progress: bool = True)
 
 
 @dataclass(frozen=True)
-class SweepConfig:
+class Config:
     """Which candidates to train on which preset, and how many validation sessions score them."""
 
     preset: PresetName = "tiny"
@@ -400,7 +400,7 @@ class SweepConfig:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse arguments, run the sweep and print its table."""
-    args = tyro.cli(SweepConfig, args=argv, description=__doc__)
+    args = tyro.cli(Config, args=argv, description=__doc__)
     start = time.perf_counter()
     try:
         results = run_sweep(args)
@@ -420,7 +420,7 @@ __all__ = [
     "CANDIDATES",
     "CHANGEABLE",
     "OUTPUT_KIND",
-    "SweepConfig",
+    "Config",
     "apply_changes",
     "main",
     "parse_extra",

@@ -2,7 +2,7 @@
 
 Reads top to bottom: resolve the base model (the default model built per seed, or a named or
 local pretrained one); read train / validation / test rows once per tokenizer
-(:mod:`~rewardgym.benchmarks.shop_data`); per training seed, one SFT cold start shared by every
+(:mod:`~rewardgym.benchmarks.shop.data`); per training seed, one SFT cold start shared by every
 SFT row, then one GRPO run per RL row with the reward wrapper that row names; the first seed's
 SFT model chooses the evaluation temperature on the validation split; every model is scored on
 test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
@@ -38,8 +38,8 @@ from rich.console import Console
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
 from rewardgym.agents.llm.config import ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
-from rewardgym.benchmarks.shop_config import BenchConfig, PresetName, preset
-from rewardgym.benchmarks.shop_data import SuiteData, prompt_coverage
+from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
+from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.runtime import claim_output, write_json_atomic
 
@@ -98,7 +98,7 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
     stops the suite before any work instead of writing empty tables.
     """
     from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
-    from rewardgym.benchmarks.shop_report import BASELINES
+    from rewardgym.benchmarks.shop.report import BASELINES
 
     if only is None:
         return
@@ -546,7 +546,7 @@ def run_bench_shop(
     is refused; an earlier ``bench shop`` output needs ``overwrite``) before any work.
     """
     from rewardgym.agents.llm.model import local_model_dir
-    from rewardgym.benchmarks.shop_report import write_report
+    from rewardgym.benchmarks.shop.report import write_report
     from rewardgym.pretrained import is_pretrained
 
     wall = time.perf_counter()
@@ -591,7 +591,7 @@ class BenchShop:
     """Named defaults for every option below: demo (the lookup, SFT and Shop-R1 rows; recorded run
     and its time in docs/results/shop-demo.md), tiny (a smoke test of the plumbing), quick (every main row and the
     ablations, 2 CPU cores), cpu (the claims on 2 CPU cores: main rows on two seeds, longer GRPO),
-    smol (SmolLM2-135M-Instruct, GPU; benchmarks/gpu_check.sh), paper (GPU)."""
+    smol (SmolLM2-135M-Instruct, GPU; benchmarks/shop/gpu_check.sh), paper (GPU)."""
     out: Path = Path("results/shop")
     """Directory for results.json / .csv / .md, plots and the trained models (new or empty, or an
     earlier bench shop output with --overwrite)."""

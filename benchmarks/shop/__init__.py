@@ -1,0 +1,1 @@
+"""The Shop-R1 suite (``bench shop``): its config and presets, data, run, report and scripts."""
