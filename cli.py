@@ -62,9 +62,9 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         presets="rewardgym.benchmarks.embodied_config:PRESETS",
     ),
     ("bench", "fidelity"): Command(
-        "rewardgym.benchmarks.fidelity:BenchFidelity",
+        "rewardgym.benchmarks.fidelity.suite:BenchFidelity",
         "Shopper simulators on the live store: fidelity and A/B tables against the ground truth.",
-        presets="rewardgym.benchmarks.fidelity_config:PRESETS",
+        presets="rewardgym.benchmarks.fidelity.config:PRESETS",
     ),
     ("simulate", "ab"): Command(
         "rewardgym.agents.simulation.commands:SimulateAB",

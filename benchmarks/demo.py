@@ -41,9 +41,9 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     from rewardgym.benchmarks.embodied import OUTPUT_KIND as EMBODIED_KIND
     from rewardgym.benchmarks.embodied import run_bench_embodied
     from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
-    from rewardgym.benchmarks.fidelity import OUTPUT_KIND as FIDELITY_KIND
-    from rewardgym.benchmarks.fidelity import run_bench_fidelity
-    from rewardgym.benchmarks.fidelity_config import PRESETS as FIDELITY_PRESETS
+    from rewardgym.benchmarks.fidelity.config import PRESETS as FIDELITY_PRESETS
+    from rewardgym.benchmarks.fidelity.suite import OUTPUT_KIND as FIDELITY_KIND
+    from rewardgym.benchmarks.fidelity.suite import run_bench_fidelity
     from rewardgym.benchmarks.shop.suite import OUTPUT_KIND as SHOP_KIND
     from rewardgym.benchmarks.shop.suite import run_bench_shop
     from rewardgym.runtime import claim_output, prepare_output

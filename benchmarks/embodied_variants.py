@@ -39,7 +39,7 @@ STAT_COLUMNS: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
-class EmbodiedVariantsConfig:
+class Config:
     """Which variants to measure, and whether to train the validation rows."""
 
     variants: tuple[str, ...] = tuple(DATASET_VARIANTS)
@@ -74,7 +74,7 @@ class EmbodiedVariantsConfig:
             raise ValueError("episodes and n_steps must be >= 1 and seeds non-empty")
 
 
-def variant_table(config: EmbodiedVariantsConfig) -> list[dict[str, Any]]:
+def variant_table(config: Config) -> list[dict[str, Any]]:
     """Collect every variant of ``config`` and measure it."""
     from rewardgym.envs.trajectories import collect_dataset
     from rewardgym.envs.trajectories.variants import variant_config, variant_statistics
@@ -87,7 +87,7 @@ def variant_table(config: EmbodiedVariantsConfig) -> list[dict[str, Any]]:
     return rows
 
 
-def validation_rows(config: EmbodiedVariantsConfig, root: Path) -> list[dict[str, Any]]:
+def validation_rows(config: Config, root: Path) -> list[dict[str, Any]]:
     """Train ``config.rows`` on ``config.train_variant`` and score them on validation."""
     from rewardgym.agents.evaluation.household import EvalConfig
     from rewardgym.benchmarks.embodied import TrainTask, offline_config, run_task
@@ -151,7 +151,7 @@ def validation_rows(config: EmbodiedVariantsConfig, root: Path) -> list[dict[str
     return out
 
 
-def run(config: EmbodiedVariantsConfig) -> dict[str, list[dict[str, Any]]]:
+def run(config: Config) -> dict[str, list[dict[str, Any]]]:
     """Print the variant table (and the validation rows with ``train``); return both."""
     import torch
 
@@ -180,11 +180,11 @@ def run(config: EmbodiedVariantsConfig) -> dict[str, list[dict[str, Any]]]:
 
 
 def main() -> None:
-    """Parse the command line into an ``EmbodiedVariantsConfig`` and run it."""
-    run(tyro.cli(EmbodiedVariantsConfig))
+    """Parse the command line into an ``Config`` and run it."""
+    run(tyro.cli(Config))
 
 
-__all__ = ["EmbodiedVariantsConfig", "run", "validation_rows", "variant_table"]
+__all__ = ["Config", "run", "validation_rows", "variant_table"]
 
 
 if __name__ == "__main__":

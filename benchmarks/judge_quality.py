@@ -22,7 +22,7 @@ import tyro
 
 
 @dataclass(frozen=True)
-class JudgeQualityConfig:
+class Config:
     """Which judges to probe, on which instructions, at how many states."""
 
     judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
@@ -45,7 +45,7 @@ class JudgeQualityConfig:
     """Write the table as JSON here (default: print only)."""
 
 
-def run(config: JudgeQualityConfig) -> dict[str, dict[str, Any]]:
+def run(config: Config) -> dict[str, dict[str, Any]]:
     """Probe every judge of ``config`` and return its ``judges`` row, keyed by judge spec."""
     from rewardgym.wrappers.judges.quality import held_out_probe_data, probe_judges
 
@@ -85,15 +85,15 @@ def _line(spec: str, row: dict[str, Any]) -> str:
     )
 
 
-def _plain(config: JudgeQualityConfig) -> dict[str, Any]:
+def _plain(config: Config) -> dict[str, Any]:
     out = dict(config.__dict__)
     out["out"] = str(config.out) if config.out is not None else None
     return json.loads(json.dumps(out))
 
 
 def main() -> None:
-    """Parse the command line into a ``JudgeQualityConfig`` and run it."""
-    run(tyro.cli(JudgeQualityConfig))
+    """Parse the command line into a ``Config`` and run it."""
+    run(tyro.cli(Config))
 
 
 if __name__ == "__main__":

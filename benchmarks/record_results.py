@@ -43,7 +43,7 @@ DESCRIPTION = (
 
 
 @dataclass(frozen=True)
-class RecordResults:
+class Config:
     """Write a docs/results page (facts, plots, tables) from one suite run's --out folder."""
 
     run_dir: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="RUN-DIR")]
@@ -287,8 +287,8 @@ def record(
 
 
 if __name__ == "__main__":
-    config = tyro.cli(RecordResults, description=DESCRIPTION)
+    config = tyro.cli(Config, description=DESCRIPTION)
     print(f"results page: {config.run()}")
 
 
-__all__ = ["RESULTS_DIR", "RecordResults", "facts", "record", "render_index", "render_page"]
+__all__ = ["RESULTS_DIR", "Config", "facts", "record", "render_index", "render_page"]

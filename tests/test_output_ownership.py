@@ -79,7 +79,7 @@ WRITERS = {
         ("bench", "fidelity"),
         lambda _: ["--preset", "tiny"],
         "bench-fidelity",
-        ("rewardgym.benchmarks.fidelity.Suite", "ground_truth"),
+        ("rewardgym.benchmarks.fidelity.suite.Suite", "ground_truth"),
     ),
     "simulate ab": Writer(
         ("simulate", "ab"),

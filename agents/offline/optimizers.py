@@ -2,7 +2,7 @@
 
 d3rlpy's ``AdamFactory`` builds ``torch.optim.Adam`` with its per-tensor loop, which on the CPU
 costs about a quarter of a small network's update (measured in
-``benchmarks/perf_iql_vs_cql.py``). The fused kernel computes the same update in one call
+``benchmarks/perf/iql_vs_cql.py``). The fused kernel computes the same update in one call
 per optimizer; it needs PyTorch >= 2.4 for CPU tensors.
 """
 

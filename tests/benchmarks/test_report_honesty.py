@@ -73,8 +73,8 @@ def test_an_embodied_run_whose_agents_learned_nothing_says_so() -> None:
 
 
 def test_bench_fidelity_tiny_marks_its_learned_rows_a_smoke_test() -> None:
-    from rewardgym.benchmarks.fidelity import smoke_banner as fidelity_banner
-    from rewardgym.benchmarks.fidelity_config import preset as fidelity_preset
+    from rewardgym.benchmarks.fidelity.config import preset as fidelity_preset
+    from rewardgym.benchmarks.fidelity.suite import smoke_banner as fidelity_banner
 
     assert "SMOKE TEST for the learned rows" in fidelity_banner(fidelity_preset("tiny"))
     assert fidelity_banner(fidelity_preset("quick")) == ""

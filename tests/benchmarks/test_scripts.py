@@ -9,6 +9,7 @@ dataclass is called ``Config`` (the module namespaces it).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +19,11 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 TINY: dict[str, tuple[list[str], str]] = {
-    "perf_coren_label": (
+    "perf.coren_label": (
         ["--episodes", "3", "--embedder", "hashing"],
         "ratio batched/one-at-a-time",
     ),
-    "perf_embodied_envs": (
+    "perf.embodied_envs": (
         [
             "--household-steps",
             "200",
@@ -34,7 +35,7 @@ TINY: dict[str, tuple[list[str], str]] = {
         ],
         "Household / BabyAI-GoToLocal",
     ),
-    "perf_iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
+    "perf.iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
     "embodied_variants": (
         [
             "--episodes",
@@ -47,12 +48,12 @@ TINY: dict[str, tuple[list[str], str]] = {
         ],
         "| cql/perfect-judge |",
     ),
-    "perf_shop_data": (
+    "perf.shop_data": (
         ["--sessions", "30", "--env-steps", "40", "--lookups", "50"],
         "random access",
     ),
-    "perf_shop_r1_reward": (["--pairs", "200", "--repeats", "1", "--profile-rows", "2"], "(c)"),
-    "perf_sft_throughput": (
+    "perf.shop_r1_reward": (["--pairs", "200", "--repeats", "1", "--profile-rows", "2"], "(c)"),
+    "perf.sft_throughput": (
         ["--examples", "16", "--rounds", "1", "--sessions", "20"],
         "ratio new/old",
     ),
@@ -60,12 +61,12 @@ TINY: dict[str, tuple[list[str], str]] = {
         ["--judges", "embedding:hashing", "--episodes", "2", "--states", "6"],
         "expert next +2",
     ),
-    "fidelity_action_mix": (
+    "fidelity.action_mix": (
         ["--sessions", "40", "--visits", "20", "--seeds", "1", "--n-boot", "20"],
         "largest action-type gap",
     ),
-    "perf_grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
-    "perf_learned_visits": (
+    "perf.grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
+    "perf.learned_visits": (
         ["--size", "tiny", "--visits", "3", "--max-steps", "4", "--temperature", "0"],
         "greedy outputs identical in both runs: yes",
     ),
@@ -73,8 +74,8 @@ TINY: dict[str, tuple[list[str], str]] = {
 """Script name -> (tiny-budget arguments, a line fragment its output must hold)."""
 
 COVERED: dict[str, tuple[list[str], str]] = {
-    "fidelity": (["--preset", "tiny"], "tests/benchmarks/test_bench_fidelity.py"),
-    "perf_hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/test_perf_hf_judge.py"),
+    "fidelity.suite": (["--preset", "tiny"], "tests/benchmarks/fidelity/test_bench_fidelity.py"),
+    "perf.hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/perf/test_perf_hf_judge.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
     "shop.advantage_probe": (
         ["--prompts", "--group"],
@@ -89,6 +90,10 @@ COVERED: dict[str, tuple[list[str], str]] = {
 here only their ``--help`` is checked, for the flags listed."""
 
 
+SUITE_COMMANDS = {"fidelity.suite": "BenchFidelity"}
+"""Suites whose ``__main__`` runs their ``bench`` command class (the CLI's, kept by name)."""
+
+
 def scripts() -> list[str]:
     """Modules of ``benchmarks/`` and its suites' packages that run as scripts, as dotted names."""
     return sorted(
@@ -96,6 +101,15 @@ def scripts() -> list[str]:
         for path in BENCHMARKS.rglob("*.py")
         if 'if __name__ == "__main__":' in path.read_text(encoding="utf-8")
     )
+
+
+def test_every_script_config_is_called_config() -> None:
+    for name in scripts():
+        path = (BENCHMARKS / Path(*name.split("."))).with_suffix(".py")
+        called = re.findall(r"tyro\.cli\(\s*(\w+)", path.read_text(encoding="utf-8"))
+        assert called == [SUITE_COMMANDS.get(name, "Config")], (
+            f"{path}: tyro.cli({', '.join(called)}); name a script's tyro dataclass Config"
+        )
 
 
 def _run(name: str, args: list[str]) -> subprocess.CompletedProcess[str]:

@@ -76,7 +76,7 @@ BAD_INVOCATIONS = {
 FIRST_WORK = {
     "bench shop": "rewardgym.benchmarks.shop.suite.Suite",
     "bench embodied": "rewardgym.benchmarks.embodied.prepare_data",
-    "bench fidelity": "rewardgym.benchmarks.fidelity.Suite.ground_truth",
+    "bench fidelity": "rewardgym.benchmarks.fidelity.suite.Suite.ground_truth",
     "simulate ab": "rewardgym.agents.simulation.experiment.run_ab",
     "label coren": "rewardgym.wrappers.coren.labelling.resolve_judge",
 }
@@ -109,7 +109,7 @@ def test_a_selector_that_names_nothing_stops_the_command(
 def test_python_configs_refuse_unknown_names() -> None:
     from rewardgym.agents.simulation.commands import SimulateAB
     from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
-    from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig
+    from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig
     from rewardgym.benchmarks.shop.config import preset, replace
     from rewardgym.benchmarks.shop.suite import check_only
 

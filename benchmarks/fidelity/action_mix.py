@@ -1,6 +1,6 @@
 """Does the ground-truth shopper, driven through ``ShopStore-v0``, reproduce the replay corpus's action mix?
 
-Run: ``python benchmarks/fidelity_action_mix.py`` (``--help`` lists the config). Prints, in one
+Run: ``python -m rewardgym.benchmarks.fidelity.action_mix`` (``--help`` lists the config). Prints, in one
 run: the share of each action type (and of each action kind) in the replay corpus of
 ``--sessions`` sessions, in the ground-truth shopper's live visits with the same intents
 (seed 0: the env's own shopper, so the difference must be exactly 0), and in the live visits

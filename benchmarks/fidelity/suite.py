@@ -37,8 +37,8 @@ from rewardgym.agents.simulation.policies import (
     resolve_policy,
 )
 from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
-from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig, PresetName, preset
-from rewardgym.benchmarks.fidelity_report import ab_row, fidelity_row, plot, render_tables
+from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, PresetName, preset
+from rewardgym.benchmarks.fidelity.report import ab_row, fidelity_row, plot, render_tables
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 from rewardgym.envs.shopping.synthetic.variants import store_variant
 
@@ -152,7 +152,7 @@ def run_bench_fidelity(
             assert isinstance(policy, BaselinePolicy)
             suite.score(policy, "baseline", config.visits)
         if config.shop_rows or config.live_grpo:
-            from rewardgym.benchmarks.fidelity_models import learned_simulators
+            from rewardgym.benchmarks.fidelity.models import learned_simulators
 
             start = time.perf_counter()
             learned = learned_simulators(config, tmp / "models", progress=progress)

@@ -1,4 +1,4 @@
-"""Smoke run of benchmarks/perf_hf_judge.py on a tiny random Llama folder."""
+"""Smoke run of benchmarks/perf/hf_judge.py on a tiny random Llama folder."""
 
 from __future__ import annotations
 
@@ -32,11 +32,11 @@ def tiny_llama(folder: Path) -> Path:
 def test_perf_hf_judge_prints_both_modes_and_agrees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from rewardgym.benchmarks.perf_hf_judge import PerfConfig, run
+    from rewardgym.benchmarks.perf.hf_judge import Config, run
 
     model = tiny_llama(tmp_path / "tiny")
     figures = run(
-        PerfConfig(
+        Config(
             model=str(model),
             episodes=1,
             states=1,

@@ -1,6 +1,6 @@
 """Benchmark the shopping data layer: corpus generation, env throughput, store random access.
 
-Run: ``python benchmarks/perf_shop_data.py`` (``--help`` lists the config). Prints, in one run:
+Run: ``python -m rewardgym.benchmarks.perf.shop_data`` (``--help`` lists the config). Prints, in one run:
 generation of the paper-size corpus (seconds, peak RSS of the generating process, bytes on
 disk), ``ShopSession-v0`` reset+step throughput on the default data, and random-access
 latency of ``SessionStore.step`` on the generated corpus.

@@ -30,7 +30,7 @@ from rewardgym.wrappers.judges.prompts import load_prompts
 
 
 @dataclass(frozen=True)
-class PerfConfig:
+class Config:
     """What to measure."""
 
     model: str = "smollm2-135m"
@@ -71,7 +71,7 @@ def _state_requests(
     ]
 
 
-def run(config: PerfConfig) -> dict[str, float]:
+def run(config: Config) -> dict[str, float]:
     """Measure and print both judges on the same requests; returns the figures."""
     data = collect_dataset(CollectConfig(env=config.env, episodes=config.episodes, seed=0))
     names = tuple(data.action_names)
@@ -157,4 +157,4 @@ def run(config: PerfConfig) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    run(tyro.cli(PerfConfig, description=__doc__))
+    run(tyro.cli(Config, description=__doc__))

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rewardgym.agents.simulation.policies import LLMSimPolicy, SimPolicy
-from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig
+from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig
 
 LIVE_ROW = "shop-r1/live-store"
 """The row trained with multi-turn GRPO on ``ShopStore-v0``."""

@@ -7,7 +7,7 @@ between the algorithms and the median round counts, so a busy machine slows both
 Rows: DiscreteCQL with d3rlpy's default Adam (the reference), DiscreteCQL with the fused Adam
 our agents use, and DiscreteIQL with one and with two critics. The target is IQL >= 0.8x.
 
-Run: ``python -m rewardgym.benchmarks.perf_iql_vs_cql [--batch 64] [--steps 200] [--rounds 5]``.
+Run: ``python -m rewardgym.benchmarks.perf.iql_vs_cql [--batch 64] [--steps 200] [--rounds 5]``.
 """
 
 from __future__ import annotations

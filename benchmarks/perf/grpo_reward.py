@@ -14,7 +14,7 @@ The learning rate is 0, so every arm samples from the same policy and the compar
 overhead only. Prints steps/s, the share of each step spent in env stepping and reward scoring,
 and each arm's overhead over ``trivial`` (target: at most 10%).
 
-Run: ``python -m rewardgym.benchmarks.perf_grpo_reward [--model PATH] [--rounds 3 --steps 6]``.
+Run: ``python -m rewardgym.benchmarks.perf.grpo_reward [--model PATH] [--rounds 3 --steps 6]``.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, floa
 
 
 @dataclass(frozen=True)
-class PerfConfig:
+class Config:
     """The model and how many alternating rounds of GRPO steps each arm runs."""
 
     model: Path | None = None
@@ -155,7 +155,7 @@ class PerfConfig:
 
 def main() -> None:
     """Parse arguments, run the arms and print one line per arm."""
-    args = tyro.cli(PerfConfig, description=__doc__)
+    args = tyro.cli(Config, description=__doc__)
     start = time.perf_counter()
     report = run(args.model, args.rounds, args.steps)
     print(f"\nGRPO step time, quick-preset shapes ({time.perf_counter() - start:.0f} s in all):")
@@ -171,4 +171,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["PerfConfig", "main", "run", "trivial_reward"]
+__all__ = ["Config", "main", "run", "trivial_reward"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewardgym.benchmarks.perf_shop_r1_reward import Config, run
+from rewardgym.benchmarks.perf.shop_r1_reward import Config, run
 
 
 def test_tiny_run_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:

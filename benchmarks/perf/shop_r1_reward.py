@@ -1,6 +1,6 @@
 """Benchmark Shop-R1 reward scoring: our ``rouge_l`` against ``rouge-score``, alone and inside the reward.
 
-Run: ``python benchmarks/perf_shop_r1_reward.py`` (``--help`` lists the config; needs the
+Run: ``python -m rewardgym.benchmarks.perf.shop_r1_reward`` (``--help`` lists the config; needs the
 ``test`` extra for ``rouge-score``). Prints, in one run: (a) ``rouge_l`` per call against
 ``RougeScorer(["rougeL"]).score`` on the same pairs (as sampled, then with every string made
 unique so that the tokenisation cache never hits), (b) the whole Shop-R1 scoring of

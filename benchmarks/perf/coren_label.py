@@ -25,7 +25,7 @@ from rewardgym.wrappers.judges.cache import JudgeCache
 
 
 @dataclass(frozen=True)
-class PerfConfig:
+class Config:
     """What to measure."""
 
     episodes: int = 300
@@ -36,7 +36,7 @@ class PerfConfig:
     """``minilm`` (the real judge) or ``hashing`` (a fast smoke run)."""
 
 
-def run(config: PerfConfig) -> dict[str, float]:
+def run(config: Config) -> dict[str, float]:
     """Measure and print both modes; returns the figures."""
     if config.dataset:
         data = TrajectoryDataset.from_dir(config.dataset)
@@ -95,4 +95,4 @@ def run(config: PerfConfig) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    run(tyro.cli(PerfConfig, description=__doc__))
+    run(tyro.cli(Config, description=__doc__))

@@ -9,7 +9,7 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from rewardgym.benchmarks.fidelity_report import plot, render_tables
+from rewardgym.benchmarks.fidelity.report import plot, render_tables
 
 matplotlib.use("Agg")
 

@@ -1,6 +1,6 @@
 """Household vs BabyAI step throughput, and the time to collect COREN's 8,000 trajectories.
 
-Run ``python -m rewardgym.benchmarks.perf_embodied_envs`` (``--help`` lists the options). It
+Run ``python -m rewardgym.benchmarks.perf.embodied_envs`` (``--help`` lists the options). It
 prints steps/s of ``rewardgym/Household-v0`` beside minigrid's ``BabyAI-GoToLocal-v0`` and
 our text version of it, their ratio (target: Household at least 5x faster per step), and
 the seconds taken to collect (and save) the default 8,000 Household trajectories.
@@ -20,7 +20,7 @@ import tyro
 
 
 @dataclass(frozen=True)
-class Args:
+class Config:
     """Benchmark budget; every field is a command-line option of the same name."""
 
     household_steps: int = 100_000
@@ -52,7 +52,7 @@ def steps_per_second(env_id: str, steps: int, seed: int) -> float:
     return steps / elapsed
 
 
-def run(args: Args) -> dict[str, Any]:
+def run(args: Config) -> dict[str, Any]:
     """Time every env and the collection; print and return the figures."""
     import minigrid  # noqa: F401  (registers BabyAI-GoToLocal-v0)
 
@@ -101,4 +101,4 @@ def run(args: Args) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    run(tyro.cli(Args, description=__doc__))
+    run(tyro.cli(Config, description=__doc__))

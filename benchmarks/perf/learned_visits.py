@@ -35,7 +35,7 @@ from rewardgym.envs.shopping.synthetic.variants import VariantName, store_varian
 
 
 @dataclass(frozen=True)
-class PerfConfig:
+class Config:
     """What to measure."""
 
     model: str = ""
@@ -81,8 +81,8 @@ class Counted:
         return outputs if self.pace is None else self.pace.act(slots, observations)
 
 
-def _model(config: PerfConfig, root: Path) -> tuple[Path, PromptConfig, SamplingConfig]:
-    from rewardgym.benchmarks.fidelity_config import preset
+def _model(config: Config, root: Path) -> tuple[Path, PromptConfig, SamplingConfig]:
+    from rewardgym.benchmarks.fidelity.config import preset
     from rewardgym.benchmarks.shop.config import preset as shop_preset
 
     shop = preset("quick").shop if config.size == "quick" else shop_preset("tiny")
@@ -99,7 +99,7 @@ def _model(config: PerfConfig, root: Path) -> tuple[Path, PromptConfig, Sampling
 
 
 def _visits(
-    config: PerfConfig, sim: LLMSimPolicy, stores: Mapping[str, StoreConfig], batch: int
+    config: Config, sim: LLMSimPolicy, stores: Mapping[str, StoreConfig], batch: int
 ) -> tuple[Counted, float, float]:
     counted = Counted(
         LLMSimPolicy(sim.policy, sim.name), ShopperPolicy(1) if config.drive == "shopper" else None
@@ -113,7 +113,7 @@ def _visits(
     return counted, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def run(config: PerfConfig) -> dict[str, float]:
+def run(config: Config) -> dict[str, float]:
     """Measure and print both modes; returns the figures."""
     from rewardgym.runtime import torch_threads
 
@@ -121,7 +121,7 @@ def run(config: PerfConfig) -> dict[str, float]:
         return _measure(config)
 
 
-def _measure(config: PerfConfig) -> dict[str, float]:
+def _measure(config: Config) -> dict[str, float]:
     stores: dict[str, StoreConfig] = {
         name: store_variant(name) for name in ("base", *config.variants)
     }
@@ -186,4 +186,4 @@ def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    run(tyro.cli(PerfConfig, description=__doc__))
+    run(tyro.cli(Config, description=__doc__))

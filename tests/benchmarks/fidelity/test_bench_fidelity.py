@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from rewardgym.agents.simulation import ContextOptions
-from rewardgym.benchmarks.fidelity import Suite, run_bench_fidelity
-from rewardgym.benchmarks.fidelity_config import FidelityBenchConfig, preset
-from rewardgym.benchmarks.fidelity_report import agreement_summary, render_tables
+from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, preset
+from rewardgym.benchmarks.fidelity.report import agreement_summary, render_tables
+from rewardgym.benchmarks.fidelity.suite import Suite, run_bench_fidelity
 from rewardgym.cli import main
 
 

@@ -1,12 +1,12 @@
-"""Tiny-budget smoke run of ``benchmarks/perf_embodied_envs.py``."""
+"""Tiny-budget smoke run of ``benchmarks/perf/embodied_envs.py``."""
 
 from __future__ import annotations
 
-from rewardgym.benchmarks.perf_embodied_envs import Args, run
+from rewardgym.benchmarks.perf.embodied_envs import Config, run
 
 
 def test_benchmark_runs_on_a_tiny_budget(capsys) -> None:
-    args = Args(household_steps=300, babyai_steps=100, collect_episodes=8, save=False)
+    args = Config(household_steps=300, babyai_steps=100, collect_episodes=8, save=False)
     figures = run(args)
     out = capsys.readouterr().out
     assert "Household / BabyAI-GoToLocal" in out and "collect 8 Household trajectories" in out

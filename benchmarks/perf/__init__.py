@@ -1,0 +1,1 @@
+"""Speed scripts: each times one path of the library (old vs new, batched vs one at a time) and prints the ratio."""
