@@ -57,9 +57,9 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         presets="rewardgym.benchmarks.shop.config:PRESETS",
     ),
     ("bench", "embodied"): Command(
-        "rewardgym.benchmarks.embodied:BenchEmbodied",
+        "rewardgym.benchmarks.embodied.suite:BenchEmbodied",
         "COREN's tables: reward schemes x offline agents, evaluated in the simulator.",
-        presets="rewardgym.benchmarks.embodied_config:PRESETS",
+        presets="rewardgym.benchmarks.embodied.config:PRESETS",
     ),
     ("bench", "fidelity"): Command(
         "rewardgym.benchmarks.fidelity.suite:BenchFidelity",

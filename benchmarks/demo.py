@@ -38,9 +38,9 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     ``out`` and each suite's folder in it are checked before the first stage: a directory of
     the user's is refused, an earlier demo output is taken again only with ``overwrite``.
     """
-    from rewardgym.benchmarks.embodied import OUTPUT_KIND as EMBODIED_KIND
-    from rewardgym.benchmarks.embodied import run_bench_embodied
-    from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
+    from rewardgym.benchmarks.embodied.config import PRESETS as EMBODIED_PRESETS
+    from rewardgym.benchmarks.embodied.suite import OUTPUT_KIND as EMBODIED_KIND
+    from rewardgym.benchmarks.embodied.suite import run_bench_embodied
     from rewardgym.benchmarks.fidelity.config import PRESETS as FIDELITY_PRESETS
     from rewardgym.benchmarks.fidelity.suite import OUTPUT_KIND as FIDELITY_KIND
     from rewardgym.benchmarks.fidelity.suite import run_bench_fidelity

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
-from rewardgym.benchmarks.embodied_config import ALGORITHMS, REWARDS
-from rewardgym.benchmarks.embodied_config import PRESETS as EMBODIED_PRESETS
+from rewardgym.benchmarks.embodied.config import ALGORITHMS, REWARDS
+from rewardgym.benchmarks.embodied.config import PRESETS as EMBODIED_PRESETS
 from rewardgym.benchmarks.fidelity.config import PRESETS as FIDELITY_PRESETS
 from rewardgym.benchmarks.shop.config import PRESETS as SHOP_PRESETS
 from rewardgym.benchmarks.shop.report import BASELINES

@@ -107,7 +107,7 @@ def test_the_package_imports_only_downwards() -> None:
         ),
         ("wrappers", "from rewardgym.agents.offline import train_offline\n", True),
         ("wrappers", "from rewardgym.benchmarks import shop\n", True),
-        ("agents", "from rewardgym.benchmarks.embodied import run_task\n", True),
+        ("agents", "from rewardgym.benchmarks.embodied.suite import run_task\n", True),
         ("agents", "from rewardgym.wrappers.composition import compose_rewards\n", False),
         ("benchmarks", "from rewardgym.agents.offline import train_offline\n", False),
         ("envs", "from rewardgym.runtime import atomic_output\nfrom . import dataset\n", False),

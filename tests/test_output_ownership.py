@@ -73,7 +73,7 @@ WRITERS = {
         ("bench", "embodied"),
         _none,
         "bench-embodied",
-        ("rewardgym.benchmarks.embodied", "prepare_data"),
+        ("rewardgym.benchmarks.embodied.suite", "prepare_data"),
     ),
     "bench fidelity": Writer(
         ("bench", "fidelity"),

@@ -4,7 +4,7 @@ Modelled on OGBench's variants (navigate / stitch / noisy): a variant fixes how 
 demonstrator behaves, a run picks the size and seed. Load one by name with
 :func:`variant_config` (``rewardgym data collect --variant NAME``); :func:`variant_statistics`
 measures a collected data set (success rate, mean length, stitchable segments) and
-``benchmarks/embodied_variants.py`` prints the table for every variant.
+``benchmarks/embodied/variants.py`` prints the table for every variant.
 
 A **stitchable segment** is a maximal run of at least :data:`STITCH_MIN_STEPS` consecutive
 steps of a *failed* episode in which every action is the next action of the searcher's script

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rewardgym.benchmarks.embodied_report import plot_results, render_markdown
+from rewardgym.benchmarks.embodied.report import plot_results, render_markdown
 from rewardgym.benchmarks.shop.config import preset
 from rewardgym.benchmarks.shop.report import (
     SMOKE_NOTE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rewardgym.benchmarks.embodied_report import render_markdown
+from rewardgym.benchmarks.embodied.report import render_markdown
 
 NAN = float("nan")
 

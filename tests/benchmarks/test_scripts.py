@@ -36,7 +36,7 @@ TINY: dict[str, tuple[list[str], str]] = {
         "Household / BabyAI-GoToLocal",
     ),
     "perf.iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
-    "embodied_variants": (
+    "embodied.variants": (
         [
             "--episodes",
             "8",
@@ -57,7 +57,7 @@ TINY: dict[str, tuple[list[str], str]] = {
         ["--examples", "16", "--rounds", "1", "--sessions", "20"],
         "ratio new/old",
     ),
-    "judge_quality": (
+    "embodied.judge_quality": (
         ["--judges", "embedding:hashing", "--episodes", "2", "--states", "6"],
         "expert next +2",
     ),

@@ -108,7 +108,7 @@ def test_a_selector_that_names_nothing_stops_the_command(
 
 def test_python_configs_refuse_unknown_names() -> None:
     from rewardgym.agents.simulation.commands import SimulateAB
-    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
+    from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
     from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig
     from rewardgym.benchmarks.shop.config import preset, replace
     from rewardgym.benchmarks.shop.suite import check_only

@@ -133,8 +133,8 @@ def test_labelled_data_compose_with_the_success_flag_like_the_coren_rows() -> No
 def test_bench_embodied_labels_the_perfect_judge_row_and_prints_its_variant(
     tmp_path: Path,
 ) -> None:
-    from rewardgym.benchmarks.embodied import offline_config, prepare_data
-    from rewardgym.benchmarks.embodied_config import PRESETS, Row
+    from rewardgym.benchmarks.embodied.config import PRESETS, Row
+    from rewardgym.benchmarks.embodied.suite import offline_config, prepare_data
 
     config = PRESETS["quick"].replace(
         collect=variant_config("stitch-siblings", episodes=6),

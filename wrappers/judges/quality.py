@@ -1,7 +1,7 @@
 """How good a judge is (agreement with the expert, impossible actions, cost), and its probe.
 
 A user picks a judge from these figures (``rewardgym label coren``, the embodied suite and
-``python -m rewardgym.benchmarks.judge_quality`` print them per judge). They are computed on
+``python -m rewardgym.benchmarks.embodied.judge_quality`` print them per judge). They are computed on
 *probe states*, observations of held-out trajectories at which the judge rates every
 candidate action. ``probe_states`` replays logged episodes in their simulator and keeps, at
 each step, what the judge sees, the expert's next action and which actions would execute;

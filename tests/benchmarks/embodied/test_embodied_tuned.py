@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.agents.offline.cql import CQLSettings
-from rewardgym.benchmarks.embodied import _grid, effective_values, offline_config
-from rewardgym.benchmarks.embodied_config import (
+from rewardgym.benchmarks.embodied.config import (
     COREN_SCHEMES,
     PRESETS,
     QUICK_ROWS,
@@ -15,6 +14,7 @@ from rewardgym.benchmarks.embodied_config import (
     Tuned,
     TuneGrid,
 )
+from rewardgym.benchmarks.embodied.suite import _grid, effective_values, offline_config
 
 
 def test_an_untuned_value_is_the_librarys_own_default() -> None:

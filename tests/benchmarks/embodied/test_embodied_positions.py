@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rewardgym.benchmarks.embodied_report import oracle_vs_sparse, render_markdown
+from rewardgym.benchmarks.embodied.report import oracle_vs_sparse, render_markdown
 
 
 def _row(algorithm: str, reward: str, sr: float, split: str = "fine") -> dict[str, Any]:

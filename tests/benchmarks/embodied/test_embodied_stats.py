@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rewardgym.benchmarks.embodied_stats import intervals_overlap, seed_episode_interval
+from rewardgym.benchmarks.embodied.stats import intervals_overlap, seed_episode_interval
 
 
 def test_the_interval_covers_the_mean_and_narrows_with_more_episodes() -> None:

@@ -34,7 +34,7 @@ import tyro
 
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig, algorithm_settings
-from rewardgym.benchmarks.embodied_config import (
+from rewardgym.benchmarks.embodied.config import (
     COREN_SCHEMES,
     PRESETS,
     EmbodiedBenchConfig,
@@ -181,7 +181,7 @@ def prepare_data(
     config: EmbodiedBenchConfig, root: Path, *, quiet: bool
 ) -> tuple[dict[str, Path], dict[str, Any]]:
     """Collect and relabel; return the data set of every reward and what it took."""
-    from rewardgym.benchmarks.embodied_data import (
+    from rewardgym.benchmarks.embodied.data import (
         collect,
         data_summary,
         label_coren,
@@ -193,7 +193,7 @@ def prepare_data(
     train = root / "data" / "train"
     meta["collect"] = collect(config, train)
     meta["data"] = data_summary(train)
-    from rewardgym.benchmarks.embodied_data import variant_name
+    from rewardgym.benchmarks.embodied.data import variant_name
 
     meta["data"]["variant"] = variant_name(config.collect)
     datasets: dict[str, Path] = {"sparse": train, "none": train}
@@ -202,7 +202,7 @@ def prepare_data(
         datasets["oracle"] = root / "data" / "oracle"
         meta["oracle"] = label_oracle(train, datasets["oracle"], config.training.gamma)
     if "perfect-judge" in rewards:
-        from rewardgym.benchmarks.embodied_data import label_perfect_judge
+        from rewardgym.benchmarks.embodied.data import label_perfect_judge
 
         datasets["perfect-judge"] = root / "data" / "perfect-judge"
         meta["perfect_judge"] = label_perfect_judge(train, datasets["perfect-judge"])
@@ -266,7 +266,7 @@ def run_bench_embodied(
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
-    from rewardgym.benchmarks import embodied_report as report
+    from rewardgym.benchmarks.embodied import report
 
     console = Console(quiet=quiet)
     quiet_d3rlpy_logs()
@@ -312,7 +312,7 @@ def run_bench_embodied(
         return payload
     rows = report.aggregate(config, assignment, results)
     console.rule("judges: quality on held-out abstract instructions")
-    from rewardgym.benchmarks.embodied_data import judge_table
+    from rewardgym.benchmarks.embodied.data import judge_table
 
     meta["judges"] = judge_table(config, meta.get("label"))
     console.rule("judge-as-policy latency")
@@ -352,7 +352,7 @@ def _variant_line(data: dict[str, Any]) -> str:
 
 def report_diagnostics(datasets: dict[str, Path]) -> dict[str, dict[str, float]]:
     """Reward statistics of every dense data set."""
-    from rewardgym.benchmarks.embodied_data import reward_diagnostics
+    from rewardgym.benchmarks.embodied.data import reward_diagnostics
 
     dense = {k: v for k, v in datasets.items() if k not in ("sparse", "none")}
     return reward_diagnostics(dense)

@@ -3,7 +3,7 @@
 ``aggregate`` turns per-seed, per-episode results into the public rows of ``results.json``:
 ``algorithm``, ``reward``, ``split``, ``sr``, ``cgc``, ``plan`` (percent) and ``sr_ci`` (and
 ``cgc_ci``, ``plan_ci``), 95% intervals over seeds and episodes
-(``rewardgym.benchmarks.embodied_stats``). ``tune_summary`` picks each row's values on the
+(``rewardgym.benchmarks.embodied.stats``). ``tune_summary`` picks each row's values on the
 validation split. The rest renders.
 """
 
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.benchmarks.embodied_stats import intervals_overlap, seed_episode_interval
+from rewardgym.benchmarks.embodied.stats import intervals_overlap, seed_episode_interval
 from rewardgym.benchmarks.tables import markdown_table
 
 if TYPE_CHECKING:
-    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig, Row, Tuned
+    from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
 
 _FIELDS = {"sr": "success", "cgc": "cgc", "plan": "plan"}
 
@@ -43,7 +43,7 @@ def aggregate(
     results: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     """One public row per (row, split): metrics over seeds and episodes with 95% intervals."""
-    from rewardgym.benchmarks.embodied import effective_values, offline_config
+    from rewardgym.benchmarks.embodied.suite import effective_values, offline_config
 
     rows = []
     for row in config.row_specs:

@@ -9,7 +9,7 @@ suite's rows ``cql/sparse``, ``cql/perfect-judge`` and ``filtered-bc/none`` (by 
 (training instructions on new episodes; no held-out split is read) with 95% intervals over
 seeds and episodes.
 
-Run: ``python -m rewardgym.benchmarks.embodied_variants [--episodes 2000] [--train]
+Run: ``python -m rewardgym.benchmarks.embodied.variants [--episodes 2000] [--train]
 [--seeds 0 1]``.
 """
 
@@ -90,10 +90,10 @@ def variant_table(config: Config) -> list[dict[str, Any]]:
 def validation_rows(config: Config, root: Path) -> list[dict[str, Any]]:
     """Train ``config.rows`` on ``config.train_variant`` and score them on validation."""
     from rewardgym.agents.evaluation.household import EvalConfig
-    from rewardgym.benchmarks.embodied import TrainTask, offline_config, run_task
-    from rewardgym.benchmarks.embodied_config import PRESETS, Row
-    from rewardgym.benchmarks.embodied_data import collect, label_oracle, label_perfect_judge
-    from rewardgym.benchmarks.embodied_stats import seed_episode_interval
+    from rewardgym.benchmarks.embodied.config import PRESETS, Row
+    from rewardgym.benchmarks.embodied.data import collect, label_oracle, label_perfect_judge
+    from rewardgym.benchmarks.embodied.stats import seed_episode_interval
+    from rewardgym.benchmarks.embodied.suite import TrainTask, offline_config, run_task
     from rewardgym.envs.trajectories.variants import variant_config
 
     bench = PRESETS["quick"].replace(

@@ -7,7 +7,7 @@ action is rated +2 and at least +1, how often the top-rated executable action is
 expert's, the share of non-executable actions rated -2, and the probe's cost. The held-out
 instructions are read here only to measure judges; no setting is chosen from them.
 
-    python -m rewardgym.benchmarks.judge_quality --judges embedding hf:smollm2-135m
+    python -m rewardgym.benchmarks.embodied.judge_quality --judges embedding hf:smollm2-135m
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ import pytest
 
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
-from rewardgym.benchmarks.embodied import run_bench_embodied
-from rewardgym.benchmarks.embodied_config import PRESETS, EmbodiedBenchConfig, TuneGrid
+from rewardgym.benchmarks.embodied.config import PRESETS, EmbodiedBenchConfig, TuneGrid
+from rewardgym.benchmarks.embodied.suite import run_bench_embodied
 from rewardgym.envs.trajectories.config import CollectConfig
 
 TINY = EmbodiedBenchConfig(

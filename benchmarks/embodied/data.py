@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from rewardgym.benchmarks.embodied_config import EmbodiedBenchConfig
+    from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
 
 METADATA = "rewardgym_dataset.json"
 
