@@ -41,7 +41,7 @@ class Command:
 COMMANDS: dict[tuple[str, ...], Command] = {
     ("data", "shop"): Command(
         "rewardgym.envs.shopping.commands:DataShop",
-        "Generate the synthetic shopper corpus into a new session store.",
+        "Generate the synthetic shopper corpus into a new session log.",
     ),
     ("data", "collect"): Command(
         "rewardgym.envs.trajectories.commands:DataCollect",

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import rewardgym
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.minari_io import load_minari
 from rewardgym.runtime import OLD_PREFIX, TMP_PREFIX
@@ -153,7 +153,7 @@ def test_killed_label_coren_leaves_nothing_or_everything(tmp_path: Path) -> None
 @pytest.mark.parametrize("sessions", [400])
 def test_killed_data_shop_leaves_nothing_or_everything(tmp_path: Path, sessions: int) -> None:
     def check(out: Path) -> tuple[int, int]:
-        store = SessionStore(out)
+        store = SessionLog(out)
         assert len(store) == sessions
         return len(store), store.num_steps
 

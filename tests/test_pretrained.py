@@ -58,7 +58,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from rewardgym.agents.llm.prompt import PromptBuilder
     from rewardgym.agents.llm.sft import train_sft
     from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
     from rewardgym.wrappers import ShopR1Reward
 
@@ -69,7 +69,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     start = time.perf_counter()
     assert pretrained_path("smollm2-135m") == folder and time.perf_counter() - start < 1.0
 
-    store = build_synthetic_store(
+    store = build_synthetic_log(
         tmp_path / "store", config=SyntheticShopperConfig(sessions=12, seed=4)
     ).path
     # Short prompts and completions: every stage runs the real 135M model, so tokens are time.

@@ -31,13 +31,13 @@ from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.element_ids import with_ids
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 from rewardgym.progress import progress_bar as tqdm
 
 if TYPE_CHECKING:
     from datasets import Dataset
 
-DataArg = str | os.PathLike[str] | SessionStore | None
+DataArg = str | os.PathLike[str] | SessionLog | None
 SuiteSplit = Literal["train", "validation", "test"]
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase, PreTrainedTokenizerFast
@@ -89,7 +89,7 @@ def build_model(
 
 def create_default_model(
     out: str | os.PathLike[str],
-    store: SessionStore,
+    store: SessionLog,
     train_sessions: Sequence[int],
     config: ModelConfig | None = None,
     seed: int = 0,

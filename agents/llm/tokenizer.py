@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rewardgym.envs.shopping.context import build_context
 from rewardgym.envs.shopping.parsing import format_output
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase, PreTrainedTokenizerFast
@@ -34,7 +34,7 @@ SPECIAL_TOKENS = (EOS_TOKEN,)
 
 
 def corpus_texts(
-    store: SessionStore, sessions: Sequence[int], frame: Sequence[str] = ()
+    store: SessionLog, sessions: Sequence[int], frame: Sequence[str] = ()
 ) -> Iterator[str]:
     """Texts the vocabulary is learned from: per step, the prompt frame, contexts, completion.
 

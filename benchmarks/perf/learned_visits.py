@@ -89,11 +89,11 @@ def _model(config: Config, root: Path) -> tuple[Path, PromptConfig, SamplingConf
     if config.model:
         return Path(config.model), shop.prompt, shop.sampling
     from rewardgym.agents.llm.model import create_default_model
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     sessions = shop.default_model.tokenizer_sessions
-    store = build_synthetic_store(root / "store", config=SyntheticShopperConfig(sessions=sessions))
+    store = build_synthetic_log(root / "store", config=SyntheticShopperConfig(sessions=sessions))
     path = create_default_model(root / "model", store, range(sessions), shop.default_model)
     return path, shop.prompt, shop.sampling
 

@@ -3,7 +3,7 @@
 Run: ``python -m rewardgym.benchmarks.perf.shop_data`` (``--help`` lists the config). Prints, in one run:
 generation of the paper-size corpus (seconds, peak RSS of the generating process, bytes on
 disk), ``ShopSession-v0`` reset+step throughput on the default data, and random-access
-latency of ``SessionStore.step`` on the generated corpus.
+latency of ``SessionLog.step`` on the generated corpus.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 import tyro
 
 import rewardgym  # noqa: F401
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def run(cfg: Config) -> None:
         seconds = time.perf_counter() - start
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         size = sum(f.stat().st_size for f in out.iterdir())
-        store = SessionStore(out)
+        store = SessionLog(out)
         print(
             f"generation: {len(store):,} sessions, {store.num_steps:,} steps in {seconds:.1f} s "
             f"(incl. interpreter start); peak RSS {peak:,.0f} MiB; {size:,} bytes on disk "
@@ -76,7 +76,7 @@ def run(cfg: Config) -> None:
         for i, j in picks:
             store.step(i, j)
         per = (time.perf_counter() - start) / cfg.lookups
-        print(f"random access: {per * 1e6:.1f} us per SessionStore.step over {cfg.lookups:,} reads")
+        print(f"random access: {per * 1e6:.1f} us per SessionLog.step over {cfg.lookups:,} reads")
 
     env = gym.make("rewardgym/ShopSession-v0")
     env.reset(seed=cfg.seed)

@@ -28,7 +28,7 @@ from typing import Any
 import tyro
 
 import rewardgym  # noqa: F401
-from rewardgym.envs.shopping.data import default_store
+from rewardgym.envs.shopping.data import default_session_log
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers.rouge import RougeFn, clear_rouge_cache, rouge_l, rouge_tokenize
@@ -70,7 +70,7 @@ def rouge_score_rouge_l() -> RougeFn:
 
 def samples(seed: int) -> Iterator[tuple[str, ShopAction]]:
     """Endless (output, human action) pairs: human steps drawn uniformly from the synthetic corpus."""
-    store = default_store()
+    store = default_session_log()
     rng = random.Random(seed)
     while True:
         session = rng.randrange(len(store))

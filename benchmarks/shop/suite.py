@@ -493,7 +493,7 @@ def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-    from rewardgym.envs.shopping.store import SessionStore
+    from rewardgym.envs.shopping.session_log import SessionLog
 
     tasks = training_tasks(suite, wanted)
     if not tasks:
@@ -502,7 +502,7 @@ def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
     for seed in dict.fromkeys(seed for seed, _ in tasks):
         suite.base_model(seed)  # built here once: no two workers write the same folder
     data = suite.data.data
-    data = data.path if isinstance(data, SessionStore) else data
+    data = data.path if isinstance(data, SessionLog) else data
     workers = min(suite.config.train_workers, len(tasks))
     pending, done = dict(tasks), set()
     running: dict[Future[dict[str, Any]], TaskKey] = {}

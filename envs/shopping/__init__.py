@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rewardgym.envs.shopping.context import build_context
-from rewardgym.envs.shopping.data import default_store, resolve_sessions
+from rewardgym.envs.shopping.data import default_session_log, resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl, load_opera, load_parquet
 from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
 from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
@@ -16,20 +16,20 @@ from rewardgym.envs.shopping.schema import (
     actions_match,
     normalize_text,
 )
-from rewardgym.envs.shopping.store import SessionStore, write_store
+from rewardgym.envs.shopping.session_log import SessionLog, write_session_log
 
 __all__ = [
     "ACTION_TYPES",
     "DataValidationError",
     "ParsedOutput",
-    "SessionStore",
+    "SessionLog",
     "ShopAction",
     "ShopMetrics",
     "ShopSession",
     "ShopStep",
     "actions_match",
     "build_context",
-    "default_store",
+    "default_session_log",
     "format_output",
     "load_jsonl",
     "load_opera",
@@ -38,5 +38,5 @@ __all__ = [
     "parse_output",
     "resolve_sessions",
     "shop_metrics",
-    "write_store",
+    "write_session_log",
 ]

@@ -1,4 +1,4 @@
-"""``rewardgym data shop``: generate the synthetic shopper corpus into a new session store."""
+"""``rewardgym data shop``: generate the synthetic shopper corpus into a new session log."""
 
 from __future__ import annotations
 
@@ -15,37 +15,37 @@ from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 
 @dataclass(frozen=True)
 class DataShop:
-    """Generate synthetic shopping sessions into a new store; report time, peak memory and size."""
+    """Generate synthetic shopping sessions into a new session log; report time, peak memory and size."""
 
     out: Path
-    """Directory of the new session store (new or empty; a directory holding other files is refused)."""
+    """Directory of the new session log (new or empty; a directory holding other files is refused)."""
     shopper: Annotated[SyntheticShopperConfig, tyro.conf.arg(name="")] = field(
         default_factory=SyntheticShopperConfig
     )
     overwrite: bool = False
-    """Replace a store that an earlier data shop wrote to OUT (nothing else is ever replaced)."""
+    """Replace a session log that an earlier data shop wrote to OUT (nothing else is ever replaced)."""
 
     def run(self) -> None:
-        """Build the store and print what it took."""
+        """Build the session log and print what it took."""
         from rich.console import Console
 
-        from rewardgym.envs.shopping.data import build_synthetic_store
+        from rewardgym.envs.shopping.data import build_synthetic_log
 
         if self.shopper.sessions <= 0:
             raise SystemExit(f"--sessions must be positive, got {self.shopper.sessions}")
         console = Console()
         start = time.perf_counter()
         try:
-            store = build_synthetic_store(self.out, config=self.shopper, overwrite=self.overwrite)
+            log = build_synthetic_log(self.out, config=self.shopper, overwrite=self.overwrite)
         except (FileExistsError, NotADirectoryError, PermissionError) as err:
             raise SystemExit(f"rewardgym data shop: {err}") from err
         seconds = time.perf_counter() - start
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        size = sum(f.stat().st_size for f in store.path.iterdir() if f.is_file())
-        counts = store.action_counts()
+        size = sum(f.stat().st_size for f in log.path.iterdir() if f.is_file())
+        counts = log.action_counts()
         console.print(
-            f"wrote {len(store):,} sessions / {store.num_steps:,} steps to {store.path} in "
-            f"{seconds:.1f} s ({len(store) / seconds:,.0f} sessions/s); peak RSS "
+            f"wrote {len(log):,} sessions / {log.num_steps:,} steps to {log.path} in "
+            f"{seconds:.1f} s ({len(log) / seconds:,.0f} sessions/s); peak RSS "
             f"{peak_mib:,.0f} MiB; {size / 2**20:,.1f} MiB on disk"
         )
         total = sum(counts.values())

@@ -1,7 +1,7 @@
-"""Resolve a ``data=`` argument to a session store and a train/test split.
+"""Resolve a ``data=`` argument to a session log and a train/test split.
 
 ``data`` may be omitted (the embedded synthetic corpus, built and cached on first use), a
-store directory, a JSONL or Parquet file in our schema (converted once into a cached store
+session-log directory, a JSONL or Parquet file in our schema (converted once into a cached session log
 keyed by the file's content), or a directory laid out like OPeRA's (each of OPeRA's own
 ``train`` / ``test`` files converted once).
 
@@ -30,13 +30,13 @@ from rewardgym.envs.shopping.loaders import (
     opera_files,
 )
 from rewardgym.envs.shopping.schema import ShopSession
-from rewardgym.envs.shopping.store import (
+from rewardgym.envs.shopping.session_log import (
+    SESSION_LOG_KIND,
     SESSIONS_FILE,
     STEPS_FILE,
-    STORE_KIND,
-    SessionStore,
-    StoreError,
-    fill_store,
+    SessionLog,
+    SessionLogError,
+    fill_session_log,
 )
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
 from rewardgym.runtime import absolute, atomic_output, atomic_path, mark_output, rewardgym_home
@@ -51,19 +51,19 @@ def _fill(directory: Path, sessions: Iterable[ShopSession], total: int | None, l
 
     with Progress(transient=True) as bar:
         task = bar.add_task(label, total=total)
-        fill_store(directory, sessions, progress=lambda n: bar.advance(task, n))
+        fill_session_log(directory, sessions, progress=lambda n: bar.advance(task, n))
 
 
-def build_synthetic_store(
+def build_synthetic_log(
     out: str | os.PathLike[str],
     *,
     config: SyntheticShopperConfig | None = None,
     overwrite: bool = False,
-) -> SessionStore:
-    """Generate the synthetic shopper corpus of ``config`` into a new store at ``out``.
+) -> SessionLog:
+    """Generate the synthetic shopper corpus of ``config`` into a new session log at ``out``.
 
-    Written atomically (:func:`rewardgym.envs.shopping.store.write_store`): a directory that
-    holds anything but a store we wrote is refused, one we wrote is replaced only with
+    Written atomically (:func:`rewardgym.envs.shopping.session_log.write_session_log`): a directory that
+    holds anything but a session log we wrote is refused, one we wrote is replaced only with
     ``overwrite=True``, and a killed build leaves nothing behind but a temporary sibling that
     the next write removes.
     """
@@ -71,9 +71,9 @@ def build_synthetic_store(
 
     config = config or SyntheticShopperConfig()
     label = f"synthetic shoppers ({config.sessions})"
-    with atomic_output(out, STORE_KIND, overwrite=overwrite) as tmp:
+    with atomic_output(out, SESSION_LOG_KIND, overwrite=overwrite) as tmp:
         _fill(tmp, generate_sessions(config), config.sessions, label)
-    return SessionStore(absolute(out))
+    return SessionLog(absolute(out))
 
 
 _LEGACY_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}$")
@@ -83,7 +83,7 @@ _LEGACY_TEMP_AGE_S = 3600.0
 def _clean_legacy_temps(parent: Path) -> None:
     """Remove the ``.<name>.XXXXXXXX`` folders that killed conversions of older versions left.
 
-    Only inside our own cache, only folders holding nothing but store files, and only when
+    Only inside our own cache, only folders holding nothing but session-log files, and only when
     untouched for an hour (no writer of an older version can still be filling them).
     """
     if not parent.is_dir():
@@ -100,9 +100,9 @@ def _clean_legacy_temps(parent: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def _cached_store(
+def _cached_log(
     path: Path, sessions: Callable[[], Iterable[ShopSession]], total: int | None, label: str
-) -> SessionStore:
+) -> SessionLog:
     """The cache entry at ``path``, built from ``sessions()`` when missing or damaged.
 
     The entry is written to a temporary sibling and renamed into place, so a killed
@@ -112,27 +112,27 @@ def _cached_store(
     _clean_legacy_temps(path.parent)
     if path.exists():
         try:
-            return SessionStore(path)
-        except (StoreError, FileNotFoundError):
+            return SessionLog(path)
+        except (SessionLogError, FileNotFoundError):
             if not path.is_dir():
                 path.unlink()
     with atomic_path(path) as tmp:
         tmp.mkdir(parents=True)
         _fill(tmp, sessions(), total, label)
-        mark_output(tmp, STORE_KIND, cache=True)
-    return SessionStore(path)
+        mark_output(tmp, SESSION_LOG_KIND, cache=True)
+    return SessionLog(path)
 
 
-def default_store(
+def default_session_log(
     sessions: int = SyntheticShopperConfig.sessions, seed: int = SyntheticShopperConfig.seed
-) -> SessionStore:
+) -> SessionLog:
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
     from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION, generate_sessions
 
     # The generator's version is in the key, so a changed shopper never reuses a stale cache.
     name = f"synthetic-g{GENERATOR_VERSION}-seed{seed}-n{sessions}"
     config = SyntheticShopperConfig(sessions=sessions, seed=seed)
-    return _cached_store(
+    return _cached_log(
         rewardgym_home() / "shop" / name,
         lambda: generate_sessions(config),
         sessions,
@@ -148,10 +148,10 @@ def _file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _cached_conversion(path: Path, kind: str) -> SessionStore:
+def _cached_conversion(path: Path, kind: str) -> SessionLog:
     out = rewardgym_home() / "shop" / "converted" / f"{path.stem}-{_file_digest(path)}"
     loader = load_jsonl if kind == "jsonl" else load_parquet
-    return _cached_store(out, lambda: loader(path), None, f"converting {path.name}")
+    return _cached_log(out, lambda: loader(path), None, f"converting {path.name}")
 
 
 def in_test_split(session_id: str, *, test_fraction: float, split_seed: int) -> bool:
@@ -161,48 +161,48 @@ def in_test_split(session_id: str, *, test_fraction: float, split_seed: int) -> 
 
 
 def resolve_sessions(
-    data: str | os.PathLike[str] | SessionStore | None,
+    data: str | os.PathLike[str] | SessionLog | None,
     split: Split = "train",
     *,
     test_fraction: float = DEFAULT_TEST_FRACTION,
     split_seed: int = DEFAULT_SEED,
-) -> tuple[SessionStore, list[int]]:
-    """The store behind ``data`` and the positions of the sessions in ``split``."""
+) -> tuple[SessionLog, list[int]]:
+    """The session log behind ``data`` and the positions of the sessions in ``split``."""
     if split not in ("train", "test", "all"):
         raise ValueError(f"split must be 'train', 'test' or 'all', got {split!r}")
     if not 0.0 < test_fraction < 1.0:
         raise ValueError(f"test_fraction must lie in (0, 1), got {test_fraction}")
-    if data is not None and not isinstance(data, SessionStore) and is_opera_dir(data):
+    if data is not None and not isinstance(data, SessionLog) and is_opera_dir(data):
         return _opera_split(Path(data), split)
-    store = _open(data)
-    source = str(data) if data is not None and not isinstance(data, SessionStore) else None
-    where = source or str(store.path)
-    if not len(store):
+    log = _open(data)
+    source = str(data) if data is not None and not isinstance(data, SessionLog) else None
+    where = source or str(log.path)
+    if not len(log):
         raise ValueError(f"{where}: holds no sessions; give a file with at least one session")
     if split == "all":
-        return store, list(range(len(store)))
+        return log, list(range(len(log)))
     want_test = split == "test"
     indices = [
         i
-        for i, sid in enumerate(store.session_ids)
+        for i, sid in enumerate(log.session_ids)
         if in_test_split(sid, test_fraction=test_fraction, split_seed=split_seed) == want_test
     ]
     if not indices:
         raise ValueError(
-            f"{where}: the {split!r} split is empty: none of its {len(store)} sessions falls "
+            f"{where}: the {split!r} split is empty: none of its {len(log)} sessions falls "
             f"in it at test_fraction={test_fraction}; use split='all' or more sessions"
         )
-    return store, indices
+    return log, indices
 
 
-def _open(data: str | os.PathLike[str] | SessionStore | None) -> SessionStore:
+def _open(data: str | os.PathLike[str] | SessionLog | None) -> SessionLog:
     if data is None:
-        return default_store()
-    if isinstance(data, SessionStore):
+        return default_session_log()
+    if isinstance(data, SessionLog):
         return data
     path = Path(data).expanduser()
     if path.is_dir():
-        return SessionStore(path)
+        return SessionLog(path)
     if not path.is_file():
         raise FileNotFoundError(f"data={str(data)!r}: no such file or directory")
     suffix = path.suffix.lower()
@@ -211,12 +211,12 @@ def _open(data: str | os.PathLike[str] | SessionStore | None) -> SessionStore:
     if suffix == ".parquet":
         return _cached_conversion(path, "parquet")
     raise ValueError(
-        f"data={str(data)!r}: expected a .jsonl or .parquet file, a session store directory, "
+        f"data={str(data)!r}: expected a .jsonl or .parquet file, a session log directory, "
         "or an OPeRA directory"
     )
 
 
-def _opera_split(root: Path, split: Split) -> tuple[SessionStore, list[int]]:
+def _opera_split(root: Path, split: Split) -> tuple[SessionLog, list[int]]:
     names = ["train", "test"] if split == "all" else [split]
     files = [f for name in names for f in opera_files(root, name)]
     key = hashlib.blake2b(
@@ -226,16 +226,16 @@ def _opera_split(root: Path, split: Split) -> tuple[SessionStore, list[int]]:
         digest_size=12,
     ).hexdigest()
     out = rewardgym_home() / "shop" / "opera" / f"{split}-{key}"
-    store = _cached_store(out, lambda: load_opera(files), None, f"converting OPeRA {split}")
-    if not len(store):
+    log = _cached_log(out, lambda: load_opera(files), None, f"converting OPeRA {split}")
+    if not len(log):
         raise ValueError(f"{root}: OPeRA's {split!r} files hold no sessions")
-    return store, list(range(len(store)))
+    return log, list(range(len(log)))
 
 
 __all__ = [
     "DEFAULT_TEST_FRACTION",
-    "build_synthetic_store",
-    "default_store",
+    "build_synthetic_log",
+    "default_session_log",
     "in_test_split",
     "resolve_sessions",
 ]

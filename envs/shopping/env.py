@@ -22,12 +22,12 @@ from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_s
 from rewardgym.envs.shopping.element_ids import resolve_ids
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopStep, actions_match
+from rewardgym.envs.shopping.session_log import SessionLog
 from rewardgym.envs.shopping.spaces import (
     action_space,
     session_observation,
     session_observation_fields,
 )
-from rewardgym.envs.shopping.store import SessionStore
 
 
 class ShopSessionEnv(gym.Env[dict[str, Any], str]):
@@ -84,7 +84,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
 
     def __init__(
         self,
-        data: str | os.PathLike[str] | SessionStore | None = None,
+        data: str | os.PathLike[str] | SessionLog | None = None,
         split: Split = "train",
         context: ContextMode = "session",
         max_context_chars: int | None = None,
@@ -100,7 +100,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         check_context_limits(max_context_chars, max_context_tokens)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.store, self.sessions = resolve_sessions(
+        self.log, self.sessions = resolve_sessions(
             data, split, test_fraction=test_fraction, split_seed=split_seed
         )
         self.split = split
@@ -126,7 +126,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
     @property
     def session_id(self) -> str:
         """Id of the session being replayed, as the data names it."""
-        return self.store.session_ids[self._session]
+        return self.log.session_ids[self._session]
 
     def _observation(self) -> dict[str, Any]:
         assert self._current is not None
@@ -145,7 +145,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         return {
             "session_id": self.session_id,
             "step": self._step,
-            "n_steps": self.store.session_length(self._session),
+            "n_steps": self.log.session_length(self._session),
         }
 
     def reset(
@@ -165,7 +165,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         self._session = self.sessions[position]
         self._step = 0
         self._history = []
-        self._current = self.store.step(self._session, 0)
+        self._current = self.log.step(self._session, 0)
         self._last_obs = self._observation()
         return self._last_obs, self._base_info()
 
@@ -189,12 +189,12 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         )
         self._history.append(self._current)
         self._step += 1
-        terminated = self._step >= self.store.session_length(self._session)
+        terminated = self._step >= self.log.session_length(self._session)
         if terminated:
             self._current = None
             obs = self._last_obs
         else:
-            self._current = self.store.step(self._session, self._step)
+            self._current = self.log.step(self._session, self._step)
             obs = self._last_obs = self._observation()
         return obs, float(match), terminated, False, info
 

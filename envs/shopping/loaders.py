@@ -11,7 +11,7 @@ JSONL schema, one session per line::
 
 ``action.type`` is ``click`` (needs ``name``), ``type_and_submit`` (needs ``name`` and ``text``)
 or ``terminate``. Parquet files in our schema have one row per step with the columns of
-:data:`rewardgym.envs.shopping.store.STEP_SCHEMA`, rows of a session contiguous and in step
+:data:`rewardgym.envs.shopping.session_log.STEP_SCHEMA`, rows of a session contiguous and in step
 order. Every problem, including bytes that are not UTF-8, JSON nested too deeply, numbers too
 large for a float and unpaired surrogate escapes, is a ``DataValidationError`` naming the
 file, the line or row, and the field.
@@ -139,7 +139,7 @@ def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
         encoded = json.dumps(meta, ensure_ascii=False)
     except (RecursionError, ValueError):
         raise DataValidationError(
-            "must be a JSON object the store can hold (it is nested too deeply)",
+            "must be a JSON object the session log can hold (it is nested too deeply)",
             source=source,
             location=where,
             field_name="meta",

@@ -36,10 +36,10 @@ def _records(sessions: int, rng: np.random.Generator, p_correct: float) -> list[
 
 
 def test_scoring_outputs_equals_stepping_the_env(tmp_path: Path) -> None:
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
-    store = build_synthetic_store(
+    store = build_synthetic_log(
         tmp_path / "store", config=SyntheticShopperConfig(sessions=6, seed=1)
     )
     env = gym.make("rewardgym/ShopSession-v0", data=store, split="all")

@@ -22,11 +22,11 @@ def llm_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def shop_store(llm_home: Path) -> Path:
     """A 60-session synthetic corpus (train and test splits), built once."""
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     path = llm_home / "store"
-    build_synthetic_store(path, config=SyntheticShopperConfig(sessions=60, seed=3))
+    build_synthetic_log(path, config=SyntheticShopperConfig(sessions=60, seed=3))
     return path
 
 

@@ -27,11 +27,11 @@ from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfi
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from rewardgym.agents.llm.model import create_default_model
     from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     root = tmp_path_factory.mktemp("sim-llm")
-    store = build_synthetic_store(root / "store", config=SyntheticShopperConfig(sessions=20))
+    store = build_synthetic_log(root / "store", config=SyntheticShopperConfig(sessions=20))
     return create_default_model(root / "model", store, list(range(20)), preset("tiny").model)
 
 

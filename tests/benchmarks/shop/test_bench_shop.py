@@ -51,10 +51,10 @@ def test_rows_pool_runs_and_tables_show_intervals() -> None:
 
 def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     os.environ["REWARDGYM_HOME"] = str(tmp_path / "home")
-    from rewardgym.envs.shopping.data import build_synthetic_store
+    from rewardgym.envs.shopping.data import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
-    store = build_synthetic_store(
+    store = build_synthetic_log(
         tmp_path / "store", config=SyntheticShopperConfig(sessions=40, seed=5)
     ).path
     only = ["baseline/frequency", "zero-shot", "sft", "shop-r1", "shop-r1/gdpo", "shop-r1/temp-1"]

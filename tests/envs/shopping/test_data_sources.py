@@ -8,18 +8,18 @@ import pytest
 
 from rewardgym.cli import main
 from rewardgym.envs.shopping import data as data_module
-from rewardgym.envs.shopping.store import SessionStore
+from rewardgym.envs.shopping.session_log import SessionLog
 
 
 def test_default_store_is_built_once(rewardgym_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    first = data_module.default_store(sessions=12, seed=3)
+    first = data_module.default_session_log(sessions=12, seed=3)
     assert len(first) == 12 and str(first.path).startswith(str(rewardgym_home))
 
-    def fail(*args: object, **kwargs: object) -> SessionStore:
+    def fail(*args: object, **kwargs: object) -> SessionLog:
         raise AssertionError("the cached store must be reused")
 
-    monkeypatch.setattr(data_module, "build_synthetic_store", fail)
-    again = data_module.default_store(sessions=12, seed=3)
+    monkeypatch.setattr(data_module, "build_synthetic_log", fail)
+    again = data_module.default_session_log(sessions=12, seed=3)
     assert again.session_ids == first.session_ids
 
 
@@ -27,7 +27,7 @@ def test_data_shop_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     main(["data", "shop", "--sessions", "25", "--out", str(tmp_path / "c")])
     output = " ".join(capsys.readouterr().out.split())
     assert "wrote 25 sessions" in output and "MiB on disk" in output
-    store = SessionStore(tmp_path / "c")
+    store = SessionLog(tmp_path / "c")
     assert len(store) == 25 and store.session(0).steps[-1].action.type == "terminate"
 
 

@@ -13,7 +13,7 @@ import rewardgym  # noqa: F401
 from rewardgym.envs.shopping import env as env_module
 from rewardgym.envs.shopping import parsing
 from rewardgym.envs.shopping.schema import ShopAction, ShopSession, ShopStep
-from rewardgym.envs.shopping.store import write_store
+from rewardgym.envs.shopping.session_log import write_session_log
 from rewardgym.wrappers import BinaryMatchReward, ShopR1Reward
 from rewardgym.wrappers import shop_r1 as shop_r1_module
 
@@ -30,7 +30,7 @@ def huge_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ShopStep(SMALL, ShopAction("terminate"), "done"),
     )
     path = tmp_path_factory.mktemp("huge") / "store"
-    write_store([ShopSession("huge", steps)], path)
+    write_session_log([ShopSession("huge", steps)], path)
     return path
 
 

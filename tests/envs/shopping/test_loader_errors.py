@@ -22,7 +22,7 @@ import rewardgym  # noqa: F401  (registers the envs)
 from rewardgym.envs.shopping.data import resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl, load_parquet
 from rewardgym.envs.shopping.schema import DataValidationError
-from rewardgym.envs.shopping.store import STEP_SCHEMA, write_store
+from rewardgym.envs.shopping.session_log import STEP_SCHEMA, write_session_log
 
 
 def _good_line(make_session: Callable[..., dict[str, Any]], sid: str = "ok") -> bytes:
@@ -109,7 +109,7 @@ def test_an_empty_split_names_the_users_file(
 
 
 def _parquet_rows(jsonl: Path, tmp_path: Path) -> list[dict[str, Any]]:
-    write_store(load_jsonl(jsonl), tmp_path / "store")
+    write_session_log(load_jsonl(jsonl), tmp_path / "store")
     table = pa.ipc.open_file(str(tmp_path / "store" / "steps.arrow")).read_all()
     return table.to_pylist()
 

@@ -1,8 +1,8 @@
-"""The session store: sessions as one memory-mapped Arrow IPC file with random access by (session, step).
+"""The session log: sessions as one memory-mapped Arrow IPC file with random access by (session, step).
 
-On disk a store is a directory holding ``steps.arrow`` (one row per logged step, rows of a session
+On disk a session log is a directory holding ``steps.arrow`` (one row per logged step, rows of a session
 contiguous and in order) and ``sessions.arrow`` (one row per session: id, first row, length).
-Opening a store maps the files and reads nothing else, so a 52,137-session corpus opens in
+Opening a session log maps the files and reads nothing else, so a 52,137-session corpus opens in
 milliseconds and only the pages a caller touches are paged in.
 """
 
@@ -36,7 +36,7 @@ STEP_SCHEMA = pa.schema(
         pa.field("meta", pa.string(), nullable=False),
     ]
 )
-"""Our own step-table schema: the Arrow store and the Parquet format users may bring."""
+"""Our own step-table schema: the Arrow session log and the Parquet format users may bring."""
 
 SESSION_SCHEMA = pa.schema(
     [
@@ -48,8 +48,8 @@ SESSION_SCHEMA = pa.schema(
 
 
 @dataclass(frozen=True)
-class StoreSummary:
-    """What writing a store produced: counts and bytes on disk."""
+class SessionLogSummary:
+    """What writing a session log produced: counts and bytes on disk."""
 
     path: Path
     sessions: int
@@ -72,43 +72,45 @@ def _step_rows(session: ShopSession) -> dict[str, list[Any]]:
     }
 
 
-STORE_KIND = "shop-store"
-"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by :func:`write_store`."""
+SESSION_LOG_KIND = "shop-store"
+"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by :func:`write_session_log`
+(still ``shop-store``, its name before the rename, so session logs written earlier open and are
+replaced as before)."""
 
 
-def write_store(
+def write_session_log(
     sessions: Iterable[ShopSession],
     out_dir: str | os.PathLike[str],
     *,
     batch_steps: int = 8192,
     progress: Any | None = None,
     overwrite: bool = False,
-) -> StoreSummary:
-    """Stream sessions into a new store at ``out_dir`` atomically, in bounded memory.
+) -> SessionLogSummary:
+    """Stream sessions into a new session log at ``out_dir`` atomically, in bounded memory.
 
     ``progress`` is any callable taking the number of sessions just written (a rich or tqdm
-    update hook). The store is written to a temporary sibling and renamed into place, so a
+    update hook). The session log is written to a temporary sibling and renamed into place, so a
     killed build leaves the previous state (and the next write removes its leftovers). A
-    directory that holds anything but a store this function wrote is never touched; a store
+    directory that holds anything but a session log this function wrote is never touched; a session log
     it wrote is replaced only with ``overwrite=True``.
     """
-    with atomic_output(out_dir, STORE_KIND, overwrite=overwrite) as tmp:
-        summary = fill_store(tmp, sessions, batch_steps=batch_steps, progress=progress)
+    with atomic_output(out_dir, SESSION_LOG_KIND, overwrite=overwrite) as tmp:
+        summary = fill_session_log(tmp, sessions, batch_steps=batch_steps, progress=progress)
     out = absolute(out_dir)
     size = sum(f.stat().st_size for f in out.iterdir())
-    return StoreSummary(out, summary.sessions, summary.steps, size)
+    return SessionLogSummary(out, summary.sessions, summary.steps, size)
 
 
-def fill_store(
+def fill_session_log(
     directory: Path,
     sessions: Iterable[ShopSession],
     *,
     batch_steps: int = 8192,
     progress: Any | None = None,
-) -> StoreSummary:
-    """Write the store files of ``sessions`` into the existing, empty ``directory``.
+) -> SessionLogSummary:
+    """Write the session log files of ``sessions`` into the existing, empty ``directory``.
 
-    The building block of :func:`write_store` and of the cached conversions, which make the
+    The building block of :func:`write_session_log` and of the cached conversions, which make the
     directory a temporary sibling of their target (:mod:`rewardgym.runtime`).
     """
     ids: list[str] = []
@@ -153,11 +155,11 @@ def fill_store(
     ):
         writer.write_table(index)
     size = sum(f.stat().st_size for f in directory.iterdir())
-    return StoreSummary(directory, len(ids), rows, size)
+    return SessionLogSummary(directory, len(ids), rows, size)
 
 
-class StoreError(ValueError):
-    """A store directory whose files are missing, unreadable or inconsistent; names the path."""
+class SessionLogError(ValueError):
+    """A session-log directory whose files are missing, unreadable or inconsistent; names the path."""
 
 
 def _map_table(path: Path) -> pa.Table:
@@ -165,41 +167,43 @@ def _map_table(path: Path) -> pa.Table:
         source = pa.memory_map(str(path), "r")
         return pa.ipc.open_file(source).read_all()
     except (pa.ArrowException, OSError) as err:
-        raise StoreError(
-            f"{path}: not a readable Arrow file ({err}); build the store again "
+        raise SessionLogError(
+            f"{path}: not a readable Arrow file ({err}); build the session log again "
             "(`rewardgym data shop --out DIR`, or delete a cached one under $REWARDGYM_HOME)"
         ) from err
 
 
-class SessionStore:
-    """Read-only, memory-mapped access to the sessions of one store directory."""
+class SessionLog:
+    """Read-only, memory-mapped access to the sessions of one session-log directory."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         for name in (STEPS_FILE, SESSIONS_FILE):
             if not (self.path / name).is_file():
                 raise FileNotFoundError(
-                    f"{self.path}: not a rewardgym session store (missing {name}); build one "
-                    "with `rewardgym data shop --out DIR` or rewardgym.envs.shopping.write_store"
+                    f"{self.path}: not a rewardgym session log (missing {name}); build one "
+                    "with `rewardgym data shop --out DIR` or rewardgym.envs.shopping.write_session_log"
                 )
         self._steps = _map_table(self.path / STEPS_FILE)
         index = _map_table(self.path / SESSIONS_FILE)
         if self._steps.schema != STEP_SCHEMA or index.schema != SESSION_SCHEMA:
-            raise StoreError(f"{self.path}: the store's tables do not have rewardgym's schema")
+            raise SessionLogError(
+                f"{self.path}: the session log's tables do not have rewardgym's schema"
+            )
         self.session_ids: list[str] = index.column("session_id").to_pylist()
         self._starts: list[int] = index.column("start").to_pylist()
         self._lengths: list[int] = index.column("length").to_pylist()
         self._position = {sid: i for i, sid in enumerate(self.session_ids)}
         if sum(self._lengths) != self._steps.num_rows or len(self._position) != len(index):
-            raise StoreError(
+            raise SessionLogError(
                 f"{self.path}: {SESSIONS_FILE} describes {sum(self._lengths)} steps of "
                 f"{len(index)} sessions but {STEPS_FILE} has {self._steps.num_rows} rows; "
-                "the store is damaged: build it again"
+                "the session log is damaged: build it again"
             )
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        # Memory maps do not pickle; a store pickles as its path and re-maps on load.
-        return (SessionStore, (str(self.path),))
+        # Memory maps do not pickle; a session log pickles as its path and re-maps on load.
+        return (SessionLog, (str(self.path),))
 
     def __len__(self) -> int:
         return len(self.session_ids)
@@ -260,12 +264,12 @@ def _row_to_step(row: dict[str, Any]) -> ShopStep:
 
 
 __all__ = [
+    "SESSION_LOG_KIND",
     "SESSION_SCHEMA",
     "STEP_SCHEMA",
-    "STORE_KIND",
-    "SessionStore",
-    "StoreError",
-    "StoreSummary",
-    "fill_store",
-    "write_store",
+    "SessionLog",
+    "SessionLogError",
+    "SessionLogSummary",
+    "fill_session_log",
+    "write_session_log",
 ]

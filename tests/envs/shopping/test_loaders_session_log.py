@@ -1,4 +1,4 @@
-"""Loaders (JSONL, Parquet, OPeRA) and the memory-mapped session store."""
+"""Loaders (JSONL, Parquet, OPeRA) and the memory-mapped session log."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import pytest
 from rewardgym.envs.shopping.data import in_test_split, resolve_sessions
 from rewardgym.envs.shopping.loaders import OperaReport, load_jsonl, load_opera, load_parquet
 from rewardgym.envs.shopping.schema import DataValidationError, ShopAction
-from rewardgym.envs.shopping.store import STEP_SCHEMA, SessionStore, write_store
+from rewardgym.envs.shopping.session_log import STEP_SCHEMA, SessionLog, write_session_log
 
 
 def test_jsonl_store_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
     sessions = list(load_jsonl(jsonl_sessions))
-    summary = write_store(sessions, tmp_path / "store")
+    summary = write_session_log(sessions, tmp_path / "store")
     assert summary.sessions == 30 and summary.steps == sum(len(s) for s in sessions)
-    store = SessionStore(tmp_path / "store")
+    store = SessionLog(tmp_path / "store")
     assert store.session(7) == sessions[7]
     assert store.step(3, 1) == sessions[3].steps[1]
     assert store.step(0, 2).meta == {"url": "/p/1"}
@@ -30,7 +30,7 @@ def test_jsonl_store_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
 
 
 def test_parquet_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
-    write_store(load_jsonl(jsonl_sessions), tmp_path / "store")
+    write_session_log(load_jsonl(jsonl_sessions), tmp_path / "store")
     table = pa.ipc.open_file(str(tmp_path / "store" / "steps.arrow")).read_all()
     assert table.schema == STEP_SCHEMA
     pq.write_table(table, tmp_path / "ours.parquet")

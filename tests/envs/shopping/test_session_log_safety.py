@@ -18,7 +18,7 @@ import pytest
 from rewardgym.cli import main
 from rewardgym.envs.shopping.data import resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl
-from rewardgym.envs.shopping.store import SessionStore, StoreError, write_store
+from rewardgym.envs.shopping.session_log import SessionLog, SessionLogError, write_session_log
 from rewardgym.runtime import OWNER_FILE, TMP_PREFIX
 
 
@@ -74,7 +74,7 @@ def test_data_shop_replaces_its_own_store_only_with_overwrite(tmp_path: Path) ->
     stop = _shop("--out", str(out), "--seed", "1")
     assert stop is not None and "overwrite" in str(stop.code)
     assert _shop("--out", str(out), "--seed", "1", "--overwrite") is None
-    assert len(SessionStore(out)) == 5
+    assert len(SessionLog(out)) == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
 
 
@@ -84,7 +84,7 @@ def test_write_store_is_atomic_when_the_sessions_fail(jsonl_sessions: Path, tmp_
         raise RuntimeError("killed halfway")
 
     with pytest.raises(RuntimeError, match="killed halfway"):
-        write_store(sessions(), tmp_path / "out" / "s")
+        write_session_log(sessions(), tmp_path / "out" / "s")
     assert list((tmp_path / "out").iterdir()) == []
 
 
@@ -109,8 +109,8 @@ def test_a_damaged_cache_entry_is_rebuilt(jsonl_sessions: Path, rewardgym_home: 
     path = store.path
     del store
     (path / "steps.arrow").write_bytes(b"this is not an Arrow file")
-    with pytest.raises(StoreError, match=str(path / "steps.arrow")):
-        SessionStore(path)
+    with pytest.raises(SessionLogError, match=str(path / "steps.arrow")):
+        SessionLog(path)
     again, indices = resolve_sessions(jsonl_sessions, "all")
     assert again.path == path and len(indices) == 30
     assert again.session(0) == next(iter(load_jsonl(jsonl_sessions)))
