@@ -16,6 +16,9 @@ PACKAGE = "rewardgym"
 ROOT = Path(__file__).resolve().parents[1]
 ROOMS: tuple[str, ...] = ("envs", "wrappers", "agents", "benchmarks")
 """The rooms from the lowest up; a room may import only itself and the rooms before it."""
+TRAINING_LIBRARIES: tuple[str, ...] = ("d3rlpy", "torch", "transformers", "trl")
+"""Libraries that train models: ``envs/`` imports none of them, so its data sets stay light
+(the d3rlpy ``MDPDataset`` of a data set is built in ``agents/offline/mdp.py``)."""
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -79,6 +82,20 @@ def violations(files: list[Path], root: Path = ROOT) -> list[str]:
     return out
 
 
+def training_imports(files: list[Path], root: Path = ROOT) -> list[str]:
+    """``file:line: envs/ imports module`` for every import of a training library under ``envs/``."""
+    out = []
+    for path in files:
+        module = module_name(path, root)
+        if room_of(module) != "envs":
+            continue
+        source = path.read_text(encoding="utf-8")
+        for line, name in imported_modules(source, module, path.name == "__init__.py"):
+            if name.split(".")[0] in TRAINING_LIBRARIES:
+                out.append(f"{path.relative_to(root)}:{line}: envs/ imports {name}")
+    return out
+
+
 def package_files() -> list[Path]:
     """Every ``.py`` file of the four rooms."""
     return sorted(p for room in ROOMS for p in (ROOT / room).rglob("*.py"))
@@ -89,6 +106,31 @@ def test_the_package_imports_only_downwards() -> None:
     assert len(files) > 100, f"found only {len(files)} files under {ROOT}: wrong root?"
     found = violations(files)
     assert not found, "imports that run upwards (move the helper down a room):\n" + "\n".join(found)
+
+
+def test_envs_import_no_training_library() -> None:
+    found = training_imports(package_files())
+    assert not found, "envs/ imports a training library (move that code to agents/):\n" + "\n".join(
+        found
+    )
+
+
+@pytest.mark.parametrize(
+    ("room", "source", "flagged"),
+    [
+        ("envs", "def f():\n    from d3rlpy.dataset import MDPDataset\n", True),
+        ("envs", "import torch.nn\n", True),
+        ("agents", "from d3rlpy.dataset import MDPDataset\n", False),
+        ("envs", "import minari\nimport numpy\n", False),
+    ],
+)
+def test_the_checker_flags_training_imports_in_envs(
+    tmp_path: Path, room: str, source: str, flagged: bool
+) -> None:
+    path = tmp_path / room / "trajectories" / "module.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(source, encoding="utf-8")
+    assert bool(training_imports([path], tmp_path)) is flagged
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     )
     from rewardgym.agents.offline.iql import DiscreteIQL, DiscreteIQLConfig
     from rewardgym.agents.offline.iql_settings import IQLSettings
+    from rewardgym.agents.offline.mdp import to_mdp_dataset
     from rewardgym.agents.offline.optimizers import FusedAdamFactory
 
 __getattr__ = lazy_exports(
@@ -68,6 +69,7 @@ __getattr__ = lazy_exports(
         "DiscreteIQL": "iql",
         "DiscreteIQLConfig": "iql",
         "FusedAdamFactory": "optimizers",
+        "to_mdp_dataset": "mdp",
     },
 )
 
@@ -93,5 +95,6 @@ __all__ = [
     "hash_tokens",
     "make_algo_config",
     "make_observation_encoder",
+    "to_mdp_dataset",
     "train_offline",
 ]

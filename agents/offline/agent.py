@@ -20,16 +20,17 @@ import numpy as np
 
 from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
 from rewardgym.agents.offline.encoders import make_observation_encoder
+from rewardgym.agents.offline.mdp import to_mdp_dataset
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
-from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
+from rewardgym.envs.trajectories.encoding import ObservationEncoder
 from rewardgym.progress import progress_bar
 from rewardgym.runtime import absolute, atomic_output, torch_threads
 from rewardgym.wrappers.composition import compose_rewards
 
 if TYPE_CHECKING:
-    from structlog.typing import EventDict, WrappedLogger
     from d3rlpy.dataset import MDPDataset
+    from structlog.typing import EventDict, WrappedLogger
 
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 

@@ -10,7 +10,7 @@ from rewardgym.envs.trajectories.config import (
     CollectConfig,
 )
 from rewardgym.envs.trajectories.dataset import FieldSpec, TrajectoryDataset, schema_from_space
-from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
+from rewardgym.envs.trajectories.encoding import ObservationEncoder
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_load_dataset
 
@@ -30,5 +30,4 @@ __all__ = [
     "load_minilm_encoder",
     "minari_load_dataset",
     "schema_from_space",
-    "to_mdp_dataset",
 ]

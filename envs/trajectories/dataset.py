@@ -32,9 +32,6 @@ from rewardgym.runtime import absolute, atomic_output, write_json_atomic
 
 if TYPE_CHECKING:
     import minari
-    from d3rlpy.dataset import MDPDataset
-
-    from rewardgym.embeddings import CachedEmbedder
 
 FORMAT_VERSION = 1
 METADATA_FILE = "rewardgym_dataset.json"
@@ -288,24 +285,6 @@ class TrajectoryDataset:
         from rewardgym.envs.trajectories.minari_io import write_minari
 
         return write_minari(self, absolute(path), dataset_id)
-
-    def to_mdp_dataset(
-        self,
-        encoding: str = "structured",
-        cache_dir: str | Path | None = None,
-        embedder: CachedEmbedder | None = None,
-    ) -> MDPDataset:
-        """A ``d3rlpy.dataset.MDPDataset`` with observations encoded by ``encoding``.
-
-        ``"structured"`` (default) concatenates the multi-hot and one-hot fields with a cached
-        MiniLM embedding of the instruction; ``"text"`` embeds each full text observation
-        with MiniLM (computed once, cached under ``cache_dir``). ``embedder`` replaces the
-        MiniLM embedder (for example with a cheaper encoder). See ``ObservationEncoder``.
-        """
-        from rewardgym.envs.trajectories.encoding import ObservationEncoder, to_mdp_dataset
-
-        encoder = ObservationEncoder.for_dataset(self, encoding, cache_dir, embedder)
-        return to_mdp_dataset(self, encoder)
 
 
 def _checked_metadata(

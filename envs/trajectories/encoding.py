@@ -1,4 +1,4 @@
-"""Flat observation encodings for offline RL, and conversion to a d3rlpy ``MDPDataset``.
+"""Flat observation encodings of the embodied observations, for offline and online agents.
 
 Two encodings, one vector per observation:
 
@@ -14,7 +14,8 @@ Two encodings, one vector per observation:
   per unique text and cached on disk.
 
 The same ``ObservationEncoder`` encodes live observations (``encode``) so a policy trained
-on the data set can act in the simulator.
+on the data set can act in the simulator. The d3rlpy ``MDPDataset`` of a data set is built by
+:func:`rewardgym.agents.offline.mdp.to_mdp_dataset` (``envs/`` does not import d3rlpy).
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.episode import Episode
 
 if TYPE_CHECKING:
-    from d3rlpy.dataset import MDPDataset
-
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 
 ENCODINGS: tuple[str, ...] = ("structured", "text")
@@ -129,46 +128,4 @@ class ObservationEncoder:
         return self.encode_batch(episode.observations, [episode.instruction] * n)
 
 
-def to_mdp_dataset(dataset: TrajectoryDataset, encoder: ObservationEncoder) -> MDPDataset:
-    """A d3rlpy ``MDPDataset`` of ``dataset`` with observations encoded by ``encoder``.
-
-    A terminated episode contributes its ``T`` transitions with ``terminals`` set on the
-    last; a truncated one also contributes its final observation (dummy action 0, reward 0)
-    with ``timeouts`` set, so that d3rlpy keeps all ``T`` transitions and bootstraps from it.
-    """
-    from d3rlpy.constants import ActionSpace
-    from d3rlpy.dataset import MDPDataset
-
-    if not len(dataset):
-        raise ValueError("the data set has no episodes to convert")
-    if encoder.kind == "text":
-        # One batched pass over every unique text, instead of one call per episode.
-        encoder.embedder.embed([t for ep in dataset for t in ep.observations["text"]])
-    observations, actions, rewards, terminals, timeouts = [], [], [], [], []
-    for ep in dataset:
-        encoded = encoder.encode_episode(ep)
-        terminated = bool(ep.terminations[-1])
-        keep = len(ep) if terminated else len(ep) + 1
-        observations.append(encoded[:keep])
-        acts = np.asarray(ep.actions, dtype=np.int64)
-        rews = np.asarray(ep.rewards, dtype=np.float32)
-        if not terminated:
-            acts, rews = np.append(acts, 0), np.append(rews, 0.0).astype(np.float32)
-        actions.append(acts)
-        rewards.append(rews)
-        term, tout = np.zeros(keep, dtype=np.float32), np.zeros(keep, dtype=np.float32)
-        (term if terminated else tout)[-1] = 1.0
-        terminals.append(term)
-        timeouts.append(tout)
-    return MDPDataset(
-        observations=np.concatenate(observations).astype(np.float32),
-        actions=np.concatenate(actions).reshape(-1, 1),
-        rewards=np.concatenate(rewards).reshape(-1, 1),
-        terminals=np.concatenate(terminals),
-        timeouts=np.concatenate(timeouts),
-        action_space=ActionSpace.DISCRETE,
-        action_size=len(dataset.action_names),
-    )
-
-
-__all__ = ["DEFAULT_EXCLUDE", "ENCODINGS", "ObservationEncoder", "to_mdp_dataset"]
+__all__ = ["DEFAULT_EXCLUDE", "ENCODINGS", "ObservationEncoder"]

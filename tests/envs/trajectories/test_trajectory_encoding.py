@@ -1,4 +1,4 @@
-"""Observation encodings and the d3rlpy MDPDataset conversion."""
+"""Observation encodings, and the d3rlpy MDPDataset that ``agents/offline/mdp.py`` builds from them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from d3rlpy.dataset import MDPDataset
 
+from rewardgym.agents.offline.mdp import to_mdp_dataset
 from rewardgym.embeddings import MINILM_DIM, CachedEmbedder
 from rewardgym.envs.household.v1 import HouseholdV1Env
 from rewardgym.envs.trajectories import TrajectoryDataset
@@ -44,7 +45,8 @@ def test_live_observations_encode_like_logged_ones(
 def test_mdp_dataset_round_trip(
     small_dataset: TrajectoryDataset, fake_embedder: CachedEmbedder
 ) -> None:
-    mdp = small_dataset.to_mdp_dataset(embedder=fake_embedder)
+    encoder = ObservationEncoder.for_dataset(small_dataset, embedder=fake_embedder)
+    mdp = to_mdp_dataset(small_dataset, encoder)
     assert isinstance(mdp, MDPDataset)
     assert len(mdp.episodes) == len(small_dataset)
     assert mdp.transition_count == small_dataset.n_steps
@@ -57,10 +59,12 @@ def test_mdp_dataset_round_trip(
 
 def test_text_encoding(small_dataset: TrajectoryDataset, fake_embedder: CachedEmbedder) -> None:
     subset = small_dataset.select(lambda ep: ep.episode_id < 5)
-    mdp = subset.to_mdp_dataset(encoding="text", embedder=fake_embedder)
+    mdp = to_mdp_dataset(
+        subset, ObservationEncoder.for_dataset(subset, "text", None, fake_embedder)
+    )
     assert mdp.episodes[0].observations.shape[1] == 16
     with pytest.raises(ValueError, match="unknown observation encoding"):
-        subset.to_mdp_dataset(encoding="pixels", embedder=fake_embedder)
+        ObservationEncoder.for_dataset(subset, "pixels", None, fake_embedder)
 
 
 def test_minilm_embeds_offline_once_and_caches_on_disk(tmp_path: Path) -> None:
