@@ -108,6 +108,14 @@ def test_the_package_imports_only_downwards() -> None:
     assert not found, "imports that run upwards (move the helper down a room):\n" + "\n".join(found)
 
 
+def _module(tmp_path: Path, room: str, source: str) -> Path:
+    """A module holding ``source`` in ``room`` of a scratch package root."""
+    path = tmp_path / room / "trajectories" / "module.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
 def test_envs_import_no_training_library() -> None:
     found = training_imports(package_files())
     assert not found, "envs/ imports a training library (move that code to agents/):\n" + "\n".join(
@@ -127,10 +135,7 @@ def test_envs_import_no_training_library() -> None:
 def test_the_checker_flags_training_imports_in_envs(
     tmp_path: Path, room: str, source: str, flagged: bool
 ) -> None:
-    path = tmp_path / room / "trajectories" / "module.py"
-    path.parent.mkdir(parents=True)
-    path.write_text(source, encoding="utf-8")
-    assert bool(training_imports([path], tmp_path)) is flagged
+    assert bool(training_imports([_module(tmp_path, room, source)], tmp_path)) is flagged
 
 
 @pytest.mark.parametrize(
@@ -158,7 +163,4 @@ def test_the_checker_flags_training_imports_in_envs(
 def test_the_checker_flags_upward_imports(
     tmp_path: Path, room: str, source: str, flagged: bool
 ) -> None:
-    path = tmp_path / room / "trajectories" / "module.py"
-    path.parent.mkdir(parents=True)
-    path.write_text(source, encoding="utf-8")
-    assert bool(violations([path], tmp_path)) is flagged
+    assert bool(violations([_module(tmp_path, room, source)], tmp_path)) is flagged

@@ -114,20 +114,14 @@ def _quick_shop() -> BenchConfig:
     """The shop suite's quick preset with a smaller model, so that SFT, GRPO and store visits take less time.
 
     Its default model (hidden 256) takes 13 minutes of SFT alone on 2 cores; this one is the
-    width-128 model of the suite's earlier quick preset, with half the SFT examples.
+    library's default model (``ModelConfig``: width 128) with a vocabulary trained on 200
+    sessions, and half the SFT examples.
     """
     quick = shop_preset("quick")
     return dataclasses.replace(
         quick,
         name="fidelity-quick",
         default_model=ModelConfig(
-            vocab_size=2048,
-            hidden_size=128,
-            num_layers=4,
-            num_heads=4,
-            num_kv_heads=2,
-            intermediate_size=384,
-            max_positions=1024,
             tokenizer_sessions=200,
         ),
         sft=dataclasses.replace(quick.sft, max_examples=1500),
@@ -138,7 +132,6 @@ def _quick_shop() -> BenchConfig:
 PRESETS: dict[str, FidelityBenchConfig] = {
     "demo": FidelityBenchConfig(
         name="demo",
-        visits=800,
         llm_visits=2,
         shop_rows=(),
         live_grpo=False,
