@@ -73,13 +73,14 @@ class Config:
 
 def _read_run(run: Path) -> tuple[dict[str, Any], str]:
     results, tables = run / "results.json", run / "results.md"
-    if not results.exists() and (run / "tune.json").exists():  # a --mode tune run
-        results, tables = run / "tune.json", run / "tune.md"
+    for stem in ("tune", "sweep"):  # bench embodied --mode tune, benchmarks.shop.sweep
+        if not results.exists() and (run / f"{stem}.json").exists():
+            results, tables = run / f"{stem}.json", run / f"{stem}.md"
     for path in (results, tables):
         if not path.is_file():
             raise FileNotFoundError(
                 f"{path} is missing: pass the --out folder of a finished bench shop, bench "
-                "embodied (also --mode tune) or bench fidelity run"
+                "embodied (also --mode tune), bench fidelity or shop sweep run"
             )
     try:
         payload = json.loads(results.read_text(encoding="utf-8"))

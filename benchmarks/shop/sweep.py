@@ -135,6 +135,7 @@ class Sweep:
         self.datas: dict[int | None, SuiteData] = {}
         self.rows: list[dict[str, Any]] = []
         self.lookups: list[dict[str, Any]] = []
+        self.started = time.perf_counter()
 
     def data(self, config: BenchConfig) -> SuiteData:
         """The suite's splits for the candidate's training sessions (read once per size)."""
@@ -292,6 +293,18 @@ class Sweep:
             for n in dict.fromkeys(names)
         ]
 
+    def meta(self) -> dict[str, Any]:
+        """What ``record_results`` puts on a results page: suite, preset, wall time, provenance."""
+        from rewardgym.benchmarks.provenance import run_provenance
+
+        return {
+            "suite": "shop",
+            "preset": f"sweep-{self.args.preset}",
+            "wall_seconds": time.perf_counter() - self.started,
+            "candidates_done": len({row["candidate"] for row in self.rows}),
+            **run_provenance(),
+        }
+
     def report(self) -> dict[str, Any]:
         """results as JSON and the Markdown table; written to ``out`` atomically."""
         args = self.args
@@ -334,6 +347,7 @@ class Sweep:
             "rows": self.rows,
             "lookup": self.lookups,
             "markdown": markdown,
+            "meta": self.meta(),
         }
         write_json_atomic(self.out / "sweep.json", results)
         write_atomic(self.out / "sweep.md", markdown)

@@ -61,6 +61,11 @@ def test_two_candidates_train_and_score_on_validation_only(
     assert written["rows"] == results["rows"]
     table = (tmp_path / "sweep" / "sweep.md").read_text()
     assert "| ids | 0.6 |" in table and "baseline/frequency" in table
+    assert written["meta"]["suite"] == "shop" and written["meta"]["git_commit"]
+    from rewardgym.benchmarks.record_results import record
+
+    page = record(tmp_path / "sweep", tmp_path / "docs", name="shop-sweep").read_text()
+    assert "| ids | 0.6 |" in page and "wall time" in page
 
     # A rerun into its own output reuses the unchanged candidates instead of training again.
     monkeypatch.setattr("rewardgym.agents.llm.sft.train_sft", _no_training)
