@@ -378,10 +378,55 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
     sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
     sizes = {config.train_sessions: config for *_, config in chosen}
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
+    if args.workers > 1 and len(chosen) > 1:
+        _run_in_workers(sweep, chosen, data)
+        return sweep.report()
     for name, changes, config in chosen:
         sweep.rows.extend(sweep.candidate(name, changes, config))
         sweep.report()
     return sweep.report()
+
+
+def _candidate_in_worker(
+    args: Config,
+    out: Path,
+    data: DataArg,
+    name: str,
+    changes: dict[str, object],
+    config: BenchConfig,
+) -> list[dict[str, Any]]:
+    """One candidate in a spawned worker process, on one torch thread."""
+    import torch
+
+    torch.set_num_threads(1)  # the workers share the cores: one thread each
+    return Sweep(args, out, data, progress=False).candidate(name, changes, config)
+
+
+def _run_in_workers(
+    sweep: Sweep, chosen: list[tuple[str, dict[str, object], BenchConfig]], data: DataArg
+) -> None:
+    """Every candidate in ``args.workers`` spawned processes; rows kept in the chosen order.
+
+    The base models are built here first, so no two workers write the same folder; the report
+    is rewritten as each candidate finishes (a stopped sweep keeps what it finished).
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    for _, _, config in chosen:
+        sweep.base_model(config, sweep.data(config))
+    done: dict[str, list[dict[str, Any]]] = {}
+    context = multiprocessing.get_context("spawn")
+    workers = min(sweep.args.workers, len(chosen))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {
+            pool.submit(_candidate_in_worker, sweep.args, sweep.out, data, n, dict(c), cfg): n
+            for n, c, cfg in chosen
+        }
+        for future in as_completed(futures):
+            done[futures[future]] = future.result()
+            sweep.rows = [row for n, _, _ in chosen for row in done.get(n, [])]
+            sweep.report()
 
 
 @dataclass(frozen=True)
@@ -405,6 +450,9 @@ class Config:
     """Evaluation temperatures (None: the preset's temperature_candidates)."""
     bootstrap_samples: int = 2000
     """Bootstrap resamples of the validation sessions behind each interval."""
+    workers: int = 1
+    """Candidates trained at once, each in its own process on one torch thread (2 on two
+    cores)."""
     out: Path = Path("results/shop-sweep")
     """Directory for sweep.json, sweep.md and the trained models (new or empty, or an earlier
     sweep's output with --overwrite, whose unchanged candidates are reused)."""

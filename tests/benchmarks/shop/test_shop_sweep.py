@@ -110,3 +110,13 @@ def test_all_names_every_built_in_candidate_once(tmp_path: Path) -> None:
     sweep = shop_sweep.Sweep(_toy(tmp_path, candidates=("baseline", "all")), tmp_path, None, False)
     names = [name for name, *_ in sweep.candidates()]
     assert names == [*shop_sweep.CANDIDATES, "base", "ids"]
+
+
+def test_two_workers_score_the_candidates_exactly_as_one_process(tmp_path: Path) -> None:
+    alone = run_sweep(_toy(tmp_path / "one"), progress=False)
+    both = run_sweep(_toy(tmp_path / "two", workers=2), progress=False)
+    keys = ("candidate", "temperature", "n", "exact_match", "type_accuracy", "examples")
+    assert [tuple(r[k] for k in keys) for r in both["rows"]] == [
+        tuple(r[k] for k in keys) for r in alone["rows"]
+    ]
+    assert both["lookup"] == alone["lookup"]
