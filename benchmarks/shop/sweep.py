@@ -102,13 +102,14 @@ def apply_changes(config: BenchConfig, name: str, changes: Mapping[str, object])
             )
         head, _, leaf = key.rpartition(".")
         parent: Any = getattr(config, head) if head else config
-        fields = {f.name for f in dataclasses.fields(parent)}
+        fields = {f.name: f for f in dataclasses.fields(parent)}
         if leaf not in fields:
             raise ValueError(
                 f"candidate {name!r}: no field {key!r}; {head or 'the config'} has {sorted(fields)}"
             )
         old = getattr(parent, leaf)
-        if old is not None and not isinstance(value, type(old)):
+        optional = value is None and "None" in str(fields[leaf].type)  # e.g. int | None
+        if old is not None and not optional and not isinstance(value, type(old)):
             if not (
                 isinstance(old, float) and isinstance(value, int) and not isinstance(value, bool)
             ):

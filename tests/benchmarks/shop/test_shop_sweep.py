@@ -120,3 +120,11 @@ def test_two_workers_score_the_candidates_exactly_as_one_process(tmp_path: Path)
         tuple(r[k] for k in keys) for r in alone["rows"]
     ]
     assert both["lookup"] == alone["lookup"]
+
+
+def test_null_unsets_an_optional_field_only() -> None:
+    quick = preset("quick")
+    name, changes = shop_sweep.parse_extra("all:sft.max_examples=null")
+    assert apply_changes(quick, name, changes).sft.max_examples is None  # every training row
+    with pytest.raises(ValueError, match="max_prompt_tokens"):
+        apply_changes(quick, "bad", {"prompt.max_prompt_tokens": None})
