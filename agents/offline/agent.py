@@ -265,7 +265,9 @@ def fit_mdp(
         algo.build_with_dataset(mdp)
         start = time.perf_counter()
         name = type(algo).__name__
-        with progress_bar(total=config.n_steps, desc=name, unit="step", disable=not progress) as bar:
+        with progress_bar(
+            total=config.n_steps, desc=name, unit="step", disable=not progress
+        ) as bar:
             algo.fit(  # d3rlpy's own bar would redraw every 10 steps, even in a log
                 mdp,
                 n_steps=config.n_steps,
