@@ -325,7 +325,7 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     "paper": EmbodiedBenchConfig(
         name="paper",
         collect=variant_config(SUITE_VARIANT),
-        training=OfflineConfig(n_steps=20_000, batch_size=256),
+        training=OfflineConfig(batch_size=256),  # OfflineConfig's own 20,000 steps
         latency_steps=200,
         judge_policy_instructions=5,
         **_TUNED,  # type: ignore[arg-type]

@@ -9,8 +9,12 @@ from typing import Any
 
 import pytest
 
-SUITE_CONFIGS = ("rewardgym.benchmarks.shop.config", "rewardgym.benchmarks.fidelity.config")
-"""The preset modules checked (``embodied/config.py``'s presets are being retuned; see issue 20)."""
+SUITE_CONFIGS = (
+    "rewardgym.benchmarks.shop.config",
+    "rewardgym.benchmarks.fidelity.config",
+    "rewardgym.benchmarks.embodied.config",
+)
+"""The preset modules checked."""
 
 
 def _defaults(cls: type) -> dict[str, Any]:
