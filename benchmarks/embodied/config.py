@@ -278,7 +278,32 @@ TUNE_COMMAND = (
 )
 """The tune run that chose ``TUNED`` (recorded in docs/results/embodied-tune.md)."""
 
-_CHOSEN: tuple[Tuned, ...] = (Tuned("cql", "perfect-judge", learning_rate=1e-3),)
+_CHOSEN: tuple[Tuned, ...] = (
+    Tuned("bc", "none", learning_rate=1e-3, validation_sr=27.7),
+    Tuned("filtered-bc", "none", learning_rate=3e-4, validation_sr=19.0),
+    Tuned("cql", "sparse", learning_rate=1e-3, cql_alpha=3.0, validation_sr=19.3),
+    Tuned("iql", "sparse", learning_rate=1e-3, iql_weight_temp=3.0, validation_sr=28.2),
+    Tuned(
+        "cql", "oracle", dense_weight=10.0, learning_rate=1e-3, cql_alpha=3.0, validation_sr=27.3
+    ),
+    Tuned(
+        "iql",
+        "oracle",
+        dense_weight=1.0,
+        learning_rate=3e-4,
+        iql_weight_temp=3.0,
+        validation_sr=27.7,
+    ),
+    Tuned(
+        "cql",
+        "perfect-judge",
+        dense_weight=1.0,
+        learning_rate=1e-3,
+        cql_alpha=3.0,
+        validation_sr=35.7,
+    ),
+    Tuned("cql", "coren", dense_weight=5.0, learning_rate=1e-3, cql_alpha=3.0, validation_sr=23.7),
+)
 """The values chosen on validation by ``TUNE_COMMAND``, per tuned row."""
 
 COREN_SHARED = "coren"
