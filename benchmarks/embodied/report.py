@@ -103,9 +103,9 @@ def render_tune(payload: Mapping[str, Any]) -> str:
         "#### Chosen on validation (best SR, then CGC)",
         "",
     ]
-    table = [{"row": name, **point} for name, point in payload["best"].items()]
+    table = [{"row": name, **_shown(point)} for name, point in payload["best"].items()]
     columns = ["row", "dense_weight", "learning_rate", "cql_alpha", "iql_weight_temp", "sr", "cgc"]
-    lines += [markdown_table(table, columns), "", "```python"]
+    lines += [markdown_table(table, columns, digits=1), "", "```python"]
     for point in payload["best"].values():
         values = [
             f"{key}={point[key]}"
@@ -118,11 +118,21 @@ def render_tune(payload: Mapping[str, Any]) -> str:
         )
     lines += ["```", "", "#### Every grid point", ""]
     grid = [
-        {"row": f"{p['algorithm']}/{p['reward']}", **p, "sr_ci": _interval(p["sr_ci"])}
+        {"row": f"{p['algorithm']}/{p['reward']}", **_shown(p), "sr_ci": _interval(p["sr_ci"])}
         for p in payload["grid"]
     ]
-    lines.append(markdown_table(grid, ["row", *columns[1:5], "sr", "sr_ci", "cgc"]))
+    lines.append(markdown_table(grid, ["row", *columns[1:5], "sr", "sr_ci", "cgc"], digits=1))
     return "\n".join(lines)
+
+
+def _shown(point: Mapping[str, Any]) -> dict[str, Any]:
+    """A grid point for a table: a learning rate as written (1e-3), a value a row has no use
+    for as a dash."""
+    out = dict(point)
+    for key in ("dense_weight", "learning_rate", "cql_alpha", "iql_weight_temp"):
+        value = out.get(key)
+        out[key] = "-" if value is None else f"{value:g}"
+    return out
 
 
 def _interval(bounds: Sequence[float]) -> str:
