@@ -11,9 +11,12 @@ a small Qwen2-style decoder built here from :class:`ModelConfig`; the suite's pr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rewardgym.envs.shopping.context import ContextMode, check_context_limits
+
+if TYPE_CHECKING:
+    from peft import LoraConfig
 
 ModelKind = Literal["scratch", "pretrained"]
 """The default model built here (``scratch``) or a model with pretrained weights."""
@@ -89,16 +92,49 @@ class SamplingConfig:
 
 
 class PerModelKind:
-    """What a training run's settings decide by the model's kind: learning rate, checkpointing.
+    """What a training run's settings decide by the model's kind (learning rate, checkpointing),
+    and whether it trains LoRA adapters instead of every weight.
 
     Mixed into :class:`SFTRunConfig` and :class:`GRPORunConfig`, which declare the fields
-    ``learning_rate``, ``pretrained_learning_rate`` and ``gradient_checkpointing`` with their
-    own defaults.
+    ``learning_rate``, ``pretrained_learning_rate``, ``gradient_checkpointing``, ``lora_rank``
+    and ``lora_alpha`` with their own defaults.
     """
 
     learning_rate: float
     pretrained_learning_rate: float
     gradient_checkpointing: bool | None
+    lora_rank: int | None
+    lora_alpha: int | None
+
+    def __post_init__(self) -> None:
+        """Refuse a LoRA rank or alpha below 1, and an alpha without a rank."""
+        name = type(self).__name__
+        unset = {"lora_rank": "None trains every weight", "lora_alpha": "None means 2 x lora_rank"}
+        for field_name, meaning in unset.items():
+            value = getattr(self, field_name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(
+                    f"{name}.{field_name} must be an integer >= 1, got {value!r} ({meaning})"
+                )
+        if self.lora_alpha is not None and self.lora_rank is None:
+            raise ValueError(
+                f"{name}.lora_alpha is {self.lora_alpha} but lora_rank is None (full fine-tuning): "
+                "set lora_rank too, or leave lora_alpha unset"
+            )
+
+    def lora(self) -> LoraConfig | None:
+        """PEFT's ``LoraConfig`` for this run (every linear layer but the LM head, alpha 2 x rank
+        unless set), or None when the run trains every weight."""
+        if self.lora_rank is None:
+            return None
+        from peft import LoraConfig
+
+        alpha = self.lora_alpha if self.lora_alpha is not None else 2 * self.lora_rank
+        return LoraConfig(
+            r=self.lora_rank, lora_alpha=alpha, target_modules="all-linear", task_type="CAUSAL_LM"
+        )
 
     def rate(self, kind: ModelKind) -> float:
         """The learning rate for a model of this kind."""
@@ -144,6 +180,12 @@ class SFTRunConfig(PerModelKind):
     group_by_length: bool = False
     """Batch examples of similar length together (transformers' group_by_length sampler) so
     that less of each batch is padding; changes which examples share a step."""
+    lora_rank: int | None = None
+    """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
+    TRL's ``peft_config``) instead of every weight; the saved model has them merged in, so it
+    loads without PEFT. None: full fine-tuning."""
+    lora_alpha: int | None = None
+    """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
     seed: int = 0
     """Seed of the data order and of the initialisation."""
 
@@ -179,6 +221,12 @@ class GRPORunConfig(PerModelKind):
     gradient_checkpointing: bool | None = None
     """Recompute activations in the backward pass (less memory, more compute, same gradients).
     None: off for the default model, on for a pretrained model (TRL's default)."""
+    lora_rank: int | None = None
+    """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
+    TRL's ``peft_config``; the KL reference is the starting model, adapters off) instead of every weight; the saved model has them merged in, so it
+    loads without PEFT. None: full fine-tuning."""
+    lora_alpha: int | None = None
+    """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
     save_steps: int = 50
     """Checkpoint every this many steps; a killed run resumes from the last one."""
     max_examples: int | None = None

@@ -18,7 +18,9 @@ no-grad forward pass of the trainer's model computes it instead. Checkpoints are
 ``RepeatSampler`` plus the Trainer's batch skipping and saved RNG states). With
 ``advantages="per-term"`` each reward term is its own TRL reward function and TRL normalises
 each within its group before summing (GDPO). Every step's loss is logged, and a NaN or infinite
-loss stops the run naming it and the step. Under ``accelerate launch`` every process builds its
+loss stops the run naming it and the step. With ``lora_rank`` set, TRL trains LoRA adapters
+(PEFT) and its KL reference is the starting model with the adapters off; the saved policy has them
+merged in (a plain transformers folder). Under ``accelerate launch`` every process builds its
 own env and wrapper stack and scores its own completions; TRL gathers the rewards.
 """
 
@@ -194,6 +196,7 @@ def train_grpo(
     ``env`` is a :class:`ReplayEnv` (logged sessions) or a
     :class:`~rewardgym.agents.simulation.live_grpo.LiveEnv` (the live store); ``wrapper`` wraps
     its env (None: the replay env's exact-match reward, the live store's ``ShopR1Reward``).
+    With ``config.lora_rank`` set only LoRA adapters train; the saved policy has them merged in.
     """
     import torch
     from trl import GRPOConfig, GRPOTrainer
@@ -252,6 +255,7 @@ def train_grpo(
             processing_class=tokenizer,
             rollout_func=setup.rollout,
             callbacks=[LossGuard(desc), *options.callbacks],
+            peft_config=config.lora(),
         )
         policy: Any = trainer.model
         reward.bind_model(policy, tokenizer)

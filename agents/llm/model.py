@@ -10,9 +10,10 @@ Hugging Face causal-LM path, always offline.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
@@ -107,13 +108,31 @@ def create_default_model(
     return path
 
 
+def merge_lora(model: PreTrainedModel) -> PreTrainedModel:
+    """``model`` with its LoRA adapters merged into its weights and removed (a plain transformers
+    model), when it is a PEFT model; any other model as it is.
+
+    A PEFT model exists only once ``peft`` is imported, so a process that never imported it is
+    not made to.
+    """
+    peft = sys.modules.get("peft")
+    if peft is not None and isinstance(model, peft.PeftModel):
+        return cast("PreTrainedModel", model.merge_and_unload())
+    return model
+
+
 def save_model(
     model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, out: str | os.PathLike[str]
 ) -> Path:
-    """Save a model and its tokenizer with ``save_pretrained`` (safetensors) into ``out``."""
+    """Save a model and its tokenizer with ``save_pretrained`` (safetensors) into ``out``.
+
+    A PEFT (LoRA) model is merged first (:func:`merge_lora`), so the folder always loads with
+    ``AutoModelForCausalLM.from_pretrained`` alone; the adapters are gone from ``model`` then.
+    """
     quiet_libraries()
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
+    model = merge_lora(model)
     model.save_pretrained(path, safe_serialization=True)
     tokenizer.save_pretrained(path)
     return path
@@ -167,6 +186,7 @@ __all__ = [
     "load_model",
     "load_tokenizer",
     "local_model_dir",
+    "merge_lora",
     "offline",
     "quiet_libraries",
     "save_model",

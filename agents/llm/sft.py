@@ -6,7 +6,9 @@ EOS to every completion and masks the prompt's tokens out of the loss
 learning rate is the config's rate for the model's kind (from scratch or pretrained). The loss
 is logged every ``logging_steps`` and always at the first and the last step; a NaN or infinite
 loss stops the run (:class:`~rewardgym.agents.llm.callbacks.TrainingDiverged`). The trained
-model is saved with ``save_pretrained`` so that GRPO can rebuild it as its reference.
+model is saved with ``save_pretrained`` so that GRPO can rebuild it as its reference. With
+``lora_rank`` set, TRL trains LoRA adapters (PEFT) on every linear layer but the LM head, and they
+are merged into the weights before saving, so the saved folder is a plain transformers model.
 """
 
 from __future__ import annotations
@@ -126,6 +128,8 @@ def train_sft(
 ) -> SFTResult:
     """Fine-tune the model at ``model_path`` on ``dataset``; save it under ``out/model``.
 
+    With ``config.lora_rank`` set only LoRA adapters train; the saved model has them merged in.
+
     ``run`` names the run in errors (a diverged loss names it and the step).
     """
     import time
@@ -146,6 +150,7 @@ def train_sft(
         train_dataset=dataset,
         processing_class=tokenizer,
         callbacks=[LossGuard(run)],
+        peft_config=config.lora(),
     )
     quiet(trainer, CompactProgress(run, ("loss",), enabled=progress))
     start = time.perf_counter()

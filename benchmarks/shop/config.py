@@ -2,9 +2,9 @@
 
 ``demo`` runs the lookup, SFT and Shop-R1 rows for ``make demo``, ``tiny`` is a smoke test of the
 plumbing, ``quick`` for 2 CPU cores, ``cpu`` carries the suite's claims on 2 CPU cores (main
-rows on two seeds, GRPO long enough to move a row), ``smol`` runs SFT + GRPO
-on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with Shop-R1's
-hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
+rows on two seeds, GRPO long enough to move a row), ``smol`` runs SFT + GRPO with LoRA
+(rank 16) on the pretrained SmolLM2-135M-Instruct (meant for a GPU), ``paper`` is a GPU run with
+Shop-R1's hyperparameters (arXiv 2507.17842, Sec. 4). Every setting of a preset was chosen on the
 validation split (carved from the training sessions), never on test: see ``docs/llm_agents.md``
 ("Choosing settings") for the sweeps behind the quick preset. The main row's evaluation
 temperature is chosen inside each run, on the validation split.
@@ -270,6 +270,8 @@ def _tiny() -> BenchConfig:
 
 
 def _smol() -> BenchConfig:
+    """SmolLM2-135M-Instruct (meant for a GPU): SFT and GRPO train LoRA adapters of rank 16
+    (alpha 32) on every linear layer but the LM head, merged into the saved models."""
     return BenchConfig(
         name="smol",
         model="smollm2-135m",
@@ -281,12 +283,14 @@ def _smol() -> BenchConfig:
             pretrained_learning_rate=5e-5,
             batch_size=16,
             max_examples=8000,
+            lora_rank=16,
         ),
         grpo=GRPORunConfig(
             steps=100,
             learning_rate=2e-5,
             pretrained_learning_rate=1e-6,
             max_completion_tokens=96,
+            lora_rank=16,
         ),
         eval_sessions=200,
         ablation_eval_sessions=80,

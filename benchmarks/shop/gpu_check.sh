@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench shop's smol preset (SmolLM2-135M-Instruct: GGUF converted once, SFT, GRPO, evaluation) at
-# a size for about 8 minutes on one large GPU, then its rows, for the day a GPU is lent.
+# bench shop's smol preset (SmolLM2-135M-Instruct: GGUF converted once, SFT and GRPO with LoRA
+# adapters of rank 16 merged into the saved models, evaluation) at a size for about 8 minutes on
+# one large GPU, then its rows, for the day a GPU is lent.
 #
 #   benchmarks/shop/gpu_check.sh [--cpu-smoke] [OUT]
 #
@@ -20,7 +21,7 @@ out=""
 for arg in "$@"; do
     case "$arg" in
         --cpu-smoke) smoke=1 ;;
-        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "gpu_check.sh: unknown option $arg (expected --cpu-smoke, --help or an OUT folder)" >&2; exit 2 ;;
         *) out="$arg" ;;
     esac
@@ -49,7 +50,8 @@ fi
 export HF_HUB_OFFLINE=1 TRL_EXPERIMENTAL_SILENCE=1
 if [[ "$smoke" == 1 ]]; then
     out="${out:-results/gpu-check-cpu-smoke}"
-    # Every stage runs the real 135M model on a CPU, so tokens are time: a handful of each.
+    # Every stage runs the real 135M model on a CPU, so tokens are time: a handful of each. LoRA
+    # (rank 16) comes from the preset, as on the GPU, so the smoke test covers the same path.
     size=(
         --only baseline/frequency sft shop-r1
         --train-sessions 6 --validation-sessions 1 --eval-sessions 1 --ablation-eval-sessions 1
