@@ -16,6 +16,29 @@ from typing import TYPE_CHECKING
 
 from rewardgym.runtime import lazy_exports
 
+
+def _hush_gym_notice() -> None:
+    """Drop the notice the old ``gym`` package prints to stderr when d3rlpy imports it.
+
+    d3rlpy 2.8 depends on ``gym`` (we use Gymnasium throughout); on import, gym prints the
+    entry of ``gym_notices`` for its version ("Gym has been unmaintained since 2022 ..."),
+    once per worker process of a suite. Only that entry is removed; nothing is imported.
+    """
+    import sys
+    from importlib import metadata
+
+    if "gym" in sys.modules:
+        return
+    try:
+        import gym_notices.notices as notices
+
+        notices.notices.pop(metadata.version("gym"), None)
+    except Exception:  # gym or gym_notices absent, or laid out differently: nothing to hush
+        return
+
+
+_hush_gym_notice()
+
 if TYPE_CHECKING:
     from rewardgym.agents.offline.agent import (
         OfflineAgent,

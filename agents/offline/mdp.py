@@ -23,6 +23,9 @@ def to_mdp_dataset(dataset: TrajectoryDataset, encoder: ObservationEncoder) -> M
     from d3rlpy.constants import ActionSpace
     from d3rlpy.dataset import MDPDataset
 
+    from rewardgym.agents.offline.logs import quiet_d3rlpy_logs
+
+    quiet_d3rlpy_logs()  # MDPDataset logs its signatures at info level, in colour
     if not len(dataset):
         raise ValueError("the data set has no episodes to convert")
     if encoder.kind == "text":

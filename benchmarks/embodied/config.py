@@ -345,7 +345,12 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
         latency_steps=20,
         **_TUNED,  # type: ignore[arg-type]
     ),
-    "quick": EmbodiedBenchConfig(name="quick", rows=QUICK_ROWS, **_TUNED),  # type: ignore[arg-type]
+    "quick": EmbodiedBenchConfig(
+        name="quick",
+        rows=QUICK_ROWS,
+        quality_judges=("embedding",),  # SmolLM2's probe (2.5 min on 2 cores) is in full
+        **_TUNED,  # type: ignore[arg-type]
+    ),
     "full": EmbodiedBenchConfig(name="full", **_TUNED),  # type: ignore[arg-type]
     "paper": EmbodiedBenchConfig(
         name="paper",
