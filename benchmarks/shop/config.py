@@ -185,20 +185,22 @@ def _cpu() -> BenchConfig:
 
     * GRPO: 14 runs (3 main rows x 2 seeds + 8 ablations) x 1,280 completions x 0.15 s =
       2,690 process-seconds, over 2 workers 1,345 s;
-    * SFT: 2 seeds x 1,200 examples / 19 a second, side by side: 65 s;
+    * SFT on every training row (about 3,900, the recipe the validation sweep chose:
+      docs/results/shop-sweep-quick.md), 2 seeds side by side at 17 a second: 230 s;
     * evaluation: 5 main rows x 1,970 + 10 rows x 390 + 40 validation sessions x 2
       temperatures x 390 steps = 14,530 completions / 39 a second: 373 s;
     * prompts: (400 train + 40 validation + 200 test sessions) x 2 contexts in this process
       and 400 train sessions x 2 contexts per worker, 2,880 sessions x 0.033 s: 96 s;
     * references on 200 sessions 25 s, base models 12 s, worker start-up 30 s.
 
-    About 1,950 s (32 min) alone on the cores: the 75-minute budget leaves 2.3x for a slower
-    machine or a longer SFT recipe (4,800 examples add about 190 s).
+    About 2,110 s (35 min) alone on the cores: the 75-minute budget leaves 2.1x for a slower
+    machine.
     """
     quick = _quick()
     return dataclasses.replace(
         quick,
         name="cpu",
+        sft=dataclasses.replace(quick.sft, max_examples=None),
         grpo=dataclasses.replace(quick.grpo, steps=80, num_generations=8, prompts_per_step=2),
         validation_sessions=40,
         eval_sessions=200,

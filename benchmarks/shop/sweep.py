@@ -303,6 +303,7 @@ class Sweep:
             "preset": f"sweep-{self.args.preset}",
             "wall_seconds": time.perf_counter() - self.started,
             "candidates_done": len({row["candidate"] for row in self.rows}),
+            "smoke_test": self.args.preset == "tiny",  # a toy size: plumbing, not a result
             **run_provenance(),
         }
 

@@ -62,6 +62,7 @@ def test_two_candidates_train_and_score_on_validation_only(
     table = (tmp_path / "sweep" / "sweep.md").read_text()
     assert "| ids | 0.6 |" in table and "baseline/frequency" in table
     assert written["meta"]["suite"] == "shop" and written["meta"]["git_commit"]
+    assert written["meta"]["smoke_test"] is True  # the tiny preset: a toy size
     from rewardgym.benchmarks.record_results import record
 
     page = record(tmp_path / "sweep", tmp_path / "docs", name="shop-sweep").read_text()
