@@ -182,7 +182,7 @@ class SFTRunConfig(PerModelKind):
     that less of each batch is padding; changes which examples share a step."""
     lora_rank: int | None = None
     """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
-    TRL's ``peft_config``) instead of every weight; the saved model has them merged in, so it
+    TRL's peft_config) instead of every weight; the saved model has them merged in, so it
     loads without PEFT. None: full fine-tuning."""
     lora_alpha: int | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
@@ -223,7 +223,7 @@ class GRPORunConfig(PerModelKind):
     None: off for the default model, on for a pretrained model (TRL's default)."""
     lora_rank: int | None = None
     """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
-    TRL's ``peft_config``; the KL reference is the starting model, adapters off) instead of every weight; the saved model has them merged in, so it
+    TRL's peft_config; the KL reference is the starting model, adapters off) instead of every weight; the saved model has them merged in, so it
     loads without PEFT. None: full fine-tuning."""
     lora_alpha: int | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""

@@ -75,7 +75,7 @@ BAD_INVOCATIONS = {
 
 FIRST_WORK = {
     "bench shop": "rewardgym.benchmarks.shop.suite.Suite",
-    "bench embodied": "rewardgym.benchmarks.embodied.prepare_data",
+    "bench embodied": "rewardgym.benchmarks.embodied.suite.prepare_data",
     "bench fidelity": "rewardgym.benchmarks.fidelity.suite.Suite.ground_truth",
     "simulate ab": "rewardgym.agents.simulation.experiment.run_ab",
     "label coren": "rewardgym.wrappers.coren.labelling.resolve_judge",
