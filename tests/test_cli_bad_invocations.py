@@ -132,7 +132,14 @@ def test_the_console_exit_status_is_2(
 def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path) -> None:
     """SIGINT in the middle of ``data collect``: one line saying what was kept; status 130."""
     out = tmp_path / "out"
-    ready = "import sys; from rewardgym.cli import main; import rewardgym.envs.trajectories.collect"
+    # A terminal's Ctrl-C reaches a process whose SIGINT is Python's default handler and
+    # unblocked; a child of a pytest-xdist worker can inherit it ignored or blocked from what
+    # ran before in that worker (the whole suite in CI), so the child restores it first.
+    ready = (
+        "import signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+        "signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from rewardgym.cli import main; import rewardgym.envs.trajectories.collect"
+    )
     script = f"{ready}; print('ready', flush=True); main(sys.argv[1:])"
     argv = ["data", "collect", "--out", str(out), "--episodes", "1000000", "--no-minari"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
