@@ -49,6 +49,7 @@ def aggregate(
     for row in config.row_specs:
         keys = [key for (r, _, _), key in assignment.items() if r == row]
         tuned = config.tuned_for(row)
+        values = effective_values(offline_config(config, row, tuned, 0))
         for split in config.evaluation.splits:
             per_seed = [results[key]["episodes"][split] for key in keys]
             entry: dict[str, Any] = {"algorithm": row.algorithm, "reward": row.reward}
@@ -56,7 +57,7 @@ def aggregate(
             entry.update(_row_stats(per_seed, config.bootstrap))
             entry["seeds"] = len(keys)
             entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in keys]))
-            entry.update(effective_values(offline_config(config, row, tuned, 0)))
+            entry.update(values)
             entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in keys]))
             rows.append(entry)
     return rows
@@ -139,18 +140,25 @@ def _interval(bounds: Sequence[float]) -> str:
     return f"[{bounds[0]:.1f}, {bounds[1]:.1f}]"
 
 
-def write_tune(root: Path, payload: dict[str, Any]) -> None:
-    """tune.json (``grid``, ``best``, ``meta``, ``config``) and tune.md, atomically."""
+def _record_run(payload: dict[str, Any], *, preset: str) -> None:
+    """Add to ``payload["meta"]`` what a results page reads: suite, preset, wall time, whether
+    it is a smoke test, and the run's provenance (command, commit, machine)."""
     from rewardgym.benchmarks.provenance import run_provenance
-    from rewardgym.runtime import write_atomic, write_json_atomic
 
-    root.mkdir(parents=True, exist_ok=True)
     meta = payload["meta"]
     meta.setdefault("suite", "embodied")
-    meta.setdefault("preset", "tune")
+    meta.setdefault("preset", preset)
     meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
     meta["smoke_test"] = bool(payload["config"].get("smoke_test"))
     meta.update(run_provenance())
+
+
+def write_tune(root: Path, payload: dict[str, Any]) -> None:
+    """tune.json (``grid``, ``best``, ``meta``, ``config``) and tune.md, atomically."""
+    from rewardgym.runtime import write_atomic, write_json_atomic
+
+    root.mkdir(parents=True, exist_ok=True)
+    _record_run(payload, preset="tune")
     write_json_atomic(root / "tune.json", payload)
     write_atomic(root / "tune.md", render_tune(payload) + "\n")
 
@@ -462,18 +470,13 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     import io
     import json
 
-    from rewardgym.benchmarks.provenance import run_provenance
     from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
     meta = payload["meta"]
     meta["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
     meta["perfect_judge_vs_sparse"] = oracle_vs_sparse(payload["rows"], reference="perfect-judge")
-    meta.setdefault("suite", "embodied")
-    meta.setdefault("preset", payload["config"]["name"])
-    meta.setdefault("wall_seconds", meta.get("timings_seconds", {}).get("total"))
-    meta["smoke_test"] = bool(payload["config"].get("smoke_test"))
-    meta.update(run_provenance())
+    _record_run(payload, preset=payload["config"]["name"])
     write_json_atomic(root / "results.json", payload)
     columns: list[str] = []
     for row in payload["rows"]:

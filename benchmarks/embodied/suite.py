@@ -302,9 +302,7 @@ def run_bench_embodied(
     assignment = {key: task.key for key, task in plan.items()}
     if config.mode == "tune":
         payload = report.tune_summary(config, assignment, results)
-        meta["agents_trained"] = len(tasks)
-        meta["timings_seconds"]["total"] = time.perf_counter() - start
-        meta["cpu_count"] = os.cpu_count()
+        _close_timings(meta, len(tasks), start)
         saved = {**payload, "meta": meta, "config": _jsonable(config)}
         report.write_tune(root, saved)
         console.print(report.render_tune(saved))
@@ -323,9 +321,7 @@ def run_bench_embodied(
         for plan_key, key in assignment.items()
         if "latency" in results[key]
     }
-    meta["agents_trained"] = len(tasks)
-    meta["timings_seconds"]["total"] = time.perf_counter() - start
-    meta["cpu_count"] = os.cpu_count()
+    _close_timings(meta, len(tasks), start)
     meta["tuned_source"] = config.tuned_source
     payload = {
         "rows": rows,
@@ -338,6 +334,13 @@ def run_bench_embodied(
     console.print(report.render_markdown(payload))
     console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
     return payload
+
+
+def _close_timings(meta: dict[str, Any], agents: int, start: float) -> None:
+    """Record the agents trained, the total wall time since ``start`` and the cores."""
+    meta["agents_trained"] = agents
+    meta["timings_seconds"]["total"] = time.perf_counter() - start
+    meta["cpu_count"] = os.cpu_count()
 
 
 def _variant_line(data: dict[str, Any]) -> str:
