@@ -22,18 +22,18 @@ def _hush_gym_notice() -> None:
 
     d3rlpy 2.8 depends on ``gym`` (we use Gymnasium throughout); on import, gym prints the
     entry of ``gym_notices`` for its version ("Gym has been unmaintained since 2022 ..."),
-    once per worker process of a suite. Only that entry is removed; nothing is imported.
+    once per worker process of a suite. ``gym_notices`` is that table and nothing else, so it
+    is emptied (0.2 ms; looking up gym's version to drop one entry costs 40 ms at import).
     """
     import sys
-    from importlib import metadata
 
     if "gym" in sys.modules:
         return
     try:
         import gym_notices.notices as notices
 
-        notices.notices.pop(metadata.version("gym"), None)
-    except Exception:  # gym or gym_notices absent, or laid out differently: nothing to hush
+        notices.notices.clear()
+    except Exception:  # gym_notices absent or laid out differently: nothing to hush
         return
 
 
