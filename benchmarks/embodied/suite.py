@@ -233,11 +233,11 @@ def _warm_embeddings() -> None:
 def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
     """Every grid point of ``row``: lambda for dense rows, the learning rate, and the
     algorithm's own value (CQL's alpha, IQL's temperature); a value a row has no use for
-    stays ``None``."""
+    stays ``None``. With ``around_tuned`` a dense row's lambda is the one already tuned."""
     grid = config.tune_grid
-    weights: tuple[float | None, ...] = (
-        grid.dense_weights if row.reward not in ("none", "sparse") else (None,)
-    )
+    weights: tuple[float | None, ...] = (None,)
+    if row.reward not in ("none", "sparse"):
+        weights = (config.tuned_for(row).dense_weight,) if grid.around_tuned else grid.dense_weights
     specific: tuple[float | None, ...] = (None,)
     if row.algorithm == "cql":
         specific = grid.cql_alphas

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.agents.offline.cql import CQLSettings
 from rewardgym.benchmarks.embodied.config import (
@@ -72,3 +74,21 @@ def test_every_preset_trains_with_the_recorded_values_and_ablations_share_corens
         )
     assert set(QUICK_ROWS) == set(PRESETS["quick"].rows)
     assert len(PRESETS["full"].rows) > len(QUICK_ROWS)
+
+
+def test_a_second_stage_keeps_each_rows_tuned_lambda() -> None:
+    grid = TuneGrid(around_tuned=True, learning_rates=(1e-3, 3e-3), cql_alphas=(3.0, 10.0))
+    config = EmbodiedBenchConfig(tune_grid=grid, tuned=TUNED)
+    for reward in ("oracle", "perfect-judge", "coren"):
+        chosen = config.tuned_for(Row("cql", reward)).dense_weight
+        points = _grid(config, Row("cql", reward))
+        assert {t.dense_weight for t in points} == {chosen}
+        assert {(t.learning_rate, t.cql_alpha) for t in points} == {
+            (1e-3, 3.0),
+            (1e-3, 10.0),
+            (3e-3, 3.0),
+            (3e-3, 10.0),
+        }
+    assert {t.dense_weight for t in _grid(config, Row("cql", "sparse"))} == {None}
+    first = dataclasses.replace(config, tune_grid=TuneGrid())
+    assert {t.dense_weight for t in _grid(first, Row("cql", "coren"))} == {1.0, 5.0, 10.0}
