@@ -160,9 +160,8 @@ class TuneGrid:
     seeds: tuple[int, ...] = (100,)
     """Training seeds of each combination (kept apart from the final seeds)."""
     around_tuned: bool = False
-    """A second stage: each dense row keeps the lambda already tuned for it (``tuned``) and
-    sweeps only the learning rate and its algorithm's value, e.g. past the edge of the first
-    stage's grid."""
+    """A second stage: each dense row keeps the lambda already tuned for it and sweeps only the
+    learning rate and its algorithm's value, e.g. past the edge of the first stage's grid."""
 
 
 @dataclass(frozen=True)
