@@ -73,7 +73,7 @@ class Config:
 
 def _read_run(run: Path) -> tuple[dict[str, Any], str]:
     results, tables = run / "results.json", run / "results.md"
-    for stem in ("tune", "sweep"):  # bench embodied --mode tune, benchmarks.shop.sweep
+    for stem in ("tune", "sweep", "breakdown"):  # --mode tune, shop.sweep, shop.breakdown
         if not results.exists() and (run / f"{stem}.json").exists():
             results, tables = run / f"{stem}.json", run / f"{stem}.md"
     for path in (results, tables):

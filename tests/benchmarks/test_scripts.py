@@ -85,6 +85,10 @@ COVERED: dict[str, tuple[list[str], str]] = {
         ["--candidates", "--extra", "--validation-sessions"],
         "tests/benchmarks/shop/test_shop_sweep.py",
     ),
+    "shop.breakdown": (
+        ["--sweep", "--candidates", "--temperature"],
+        "tests/benchmarks/shop/test_shop_breakdown.py",
+    ),
 }
 """Scripts whose run needs a model or a store and is tested in their own module (by ``run``):
 here only their ``--help`` is checked, for the flags listed."""

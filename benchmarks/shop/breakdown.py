@@ -1,0 +1,237 @@
+"""Where a sweep's SFT models lose to the lookup: validation exact match by the target's element kind.
+
+Reads a finished sweep's output (:mod:`rewardgym.benchmarks.shop.sweep`, ``--sweep``), scores the
+SFT model of each named candidate (``--candidates``; its settings from ``sweep.json``) and
+``baseline/frequency`` (fitted on the same training sessions) on the same validation steps the
+sweep scored, and groups the steps by the kind of the logged action's target:
+``product_N_title``, ``back_to_results``, ``option_*``, ``add_to_cart``, ... (digits become
+``N``; ``filter_``, ``option_``, ``category_`` and ``sort_`` names are one kind each), with
+``type_and_submit`` and ``terminate`` as their own kinds. Per kind and policy it reports the
+exact match (percent of that kind's steps) and how often the policy predicted that kind, so a
+policy that wins by always taking the common branch shows up beside one that branches and is
+wrong. Writes ``breakdown.json`` and ``breakdown.md`` under ``--out`` (claimed first, as the
+suites claim theirs; ``record_results`` turns it into a page). The test split is never read.
+
+Run, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop.breakdown
+--sweep results/shop-sweep --candidates all all-ids448 --out results/shop-breakdown``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tyro
+
+from rewardgym.agents.evaluation.shopping import StepRecord
+from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
+from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes
+from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.envs.shopping.schema import ShopAction, actions_match
+from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
+
+OUTPUT_KIND = "bench-shop-breakdown"
+"""The kind of a breakdown's output directory (its ``.rewardgym-output.json`` marker)."""
+FAMILIES = ("filter", "option", "category", "sort")
+"""Element name prefixes that count as one kind each (``option_color_white`` is ``option_*``)."""
+
+
+def target_kind(action: ShopAction) -> str:
+    """The kind of an action's target: the type for non-clicks, else the element's name shape."""
+    if action.type != "click":
+        return action.type
+    family = action.name.split("_", 1)[0]
+    if family in FAMILIES and "_" in action.name:
+        return f"{family}_*"
+    return re.sub(r"\d+", "N", action.name)
+
+
+def by_kind(records: Iterable[StepRecord]) -> dict[str, dict[str, float]]:
+    """Per target kind: gold steps, exact matches (percent of them) and predictions of that kind."""
+    gold: Counter[str] = Counter()
+    hits: Counter[str] = Counter()
+    predicted: Counter[str] = Counter()
+    for record in records:
+        kind = target_kind(record.truth)
+        gold[kind] += 1
+        hits[kind] += int(actions_match(record.prediction, record.truth))
+        if record.prediction is not None:
+            predicted[target_kind(record.prediction)] += 1
+    kinds = sorted(set(gold) | set(predicted), key=lambda k: (-gold[k], k))
+    return {
+        kind: {
+            "steps": gold[kind],
+            "exact": 100.0 * hits[kind] / gold[kind] if gold[kind] else 0.0,
+            "predicted": predicted[kind],
+        }
+        for kind in kinds
+    }
+
+
+@dataclass(frozen=True)
+class Config:
+    """Which sweep's models to break down, at which temperature, and where to write the table."""
+
+    sweep: Path
+    """A finished sweep's --out folder (its sweep.json and candidates/NAME/sft/model)."""
+    candidates: tuple[str, ...]
+    """Candidates of that sweep whose SFT models are scored (names as in its table)."""
+    temperature: float = 0.2
+    """Sampling temperature of every model (the sweep's: 0.2)."""
+    out: Path = Path("results/shop-breakdown")
+    """Directory for breakdown.json and breakdown.md (new or empty, or an earlier breakdown's
+    output with --overwrite)."""
+    overwrite: bool = False
+    """Write again into an earlier breakdown's output in --out."""
+
+
+def _sweep_rows(sweep: Path) -> tuple[dict[str, Any], dict[str, Mapping[str, object]]]:
+    path = sweep / "sweep.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: pass the --out folder of a finished sweep")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    return saved, {row["candidate"]: row["changes"] for row in saved["rows"]}
+
+
+def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
+    """Score each candidate's model and the lookup on the sweep's validation steps, by kind."""
+    saved, changes = _sweep_rows(args.sweep)
+    missing = [n for n in args.candidates if n not in changes]
+    if missing:
+        raise ValueError(
+            f"--candidates {' '.join(missing)}: not in {args.sweep / 'sweep.json'}; it holds "
+            f"{', '.join(changes) or 'no candidate'}"
+        )
+    out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
+    started = time.perf_counter()
+    sweep_args = SweepConfig(
+        preset=saved["preset"], seed=saved["seed"], validation_sessions=saved["validation_sessions"]
+    )
+    sweep = Sweep(sweep_args, args.sweep, data, progress=False)
+    columns: dict[str, dict[str, dict[str, float]]] = {}
+    from rewardgym.agents.llm.config import ModelKind
+    from rewardgym.agents.llm.model import load_tokenizer
+
+    lookup_done: set[int | None] = set()
+    for name in args.candidates:
+        config = apply_changes(sweep.base_config, name, changes[name])
+        suite_data = sweep.data(config)
+        if config.train_sessions not in lookup_done:
+            lookup_done.add(config.train_sessions)
+            columns[f"lookup ({len(suite_data.positions('train'))} sessions)"] = by_kind(
+                _lookup_records(sweep, config)
+            )
+        model = args.sweep / "candidates" / name.replace("/", "__") / "sft" / "model"
+        if not (model / "config.json").is_file():
+            raise FileNotFoundError(f"{model} holds no trained model; rerun the sweep")
+        kind: ModelKind = "scratch" if config.model is None else "pretrained"
+        prompt = dataclasses.replace(
+            config.prompt, instructions=config.prompt.instructions or kind == "pretrained"
+        )
+        base = sweep.base_model(config, suite_data)
+        rows = suite_data.rows(
+            base, load_tokenizer(base), prompt, "validation", sweep_args.validation_sessions
+        )
+        scored = sweep.score(model, config, prompt, rows, args.temperature)
+        columns[name] = by_kind(scored.records)
+    markdown = render(columns, saved, args)
+    result = {
+        "sweep": str(args.sweep),
+        "temperature": args.temperature,
+        "columns": columns,
+        "markdown": markdown,
+        "meta": _meta(saved, started),
+    }
+    write_json_atomic(out / "breakdown.json", result)
+    write_atomic(out / "breakdown.md", markdown)
+    return result
+
+
+def _lookup_records(sweep: Sweep, config: Any) -> list[StepRecord]:
+    """``baseline/frequency`` on the sweep's validation steps, as :meth:`Sweep.lookup` scores it."""
+    from rewardgym.agents.baselines.shop import FrequencyAgent
+    from rewardgym.agents.evaluation.shopping import evaluate_policy
+    from rewardgym.agents.llm.dataset import make_env
+    from rewardgym.envs.shopping.data import resolve_sessions
+
+    data = sweep.data(config)
+    store, train = resolve_sessions(data.data, "train")
+    agent = FrequencyAgent().fit([store.session(train[k]) for k in data.positions("train")])
+    env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
+    result = evaluate_policy(
+        lambda batch: [agent.act(obs) for obs in batch],
+        env=env,
+        sessions=data.positions("validation", sweep.args.validation_sessions),
+        progress=False,
+    )
+    env.close()
+    return result.records
+
+
+def render(
+    columns: Mapping[str, Mapping[str, Mapping[str, float]]],
+    saved: Mapping[str, Any],
+    args: Config,
+) -> str:
+    """The table: one line per target kind, exact match and predicted count per policy."""
+    kinds: dict[str, int] = {}
+    for column in columns.values():
+        for kind, figures in column.items():
+            kinds[kind] = max(kinds.get(kind, 0), int(figures["steps"]))
+    rows = []
+    for kind in sorted(kinds, key=lambda k: (-kinds[k], k)):
+        row: dict[str, Any] = {"kind": kind, "steps": kinds[kind]}
+        for name, column in columns.items():
+            figures = column.get(kind, {"exact": 0.0, "predicted": 0})
+            row[name] = f"{figures['exact']:.1f} ({int(figures['predicted'])})"
+        rows.append(row)
+    table = markdown_table(
+        rows,
+        ["kind", "steps", *columns],
+        headers=["target kind", "gold steps", *columns],
+        digits=1,
+    )
+    return (
+        f"# Shop sweep breakdown ({saved['preset']}), validation split\n\n"
+        f"Seed {saved['seed']}; {saved['validation_sessions'] or 'all'} validation sessions; "
+        f"temperature {args.temperature} for the models. Each cell: exact match in percent of "
+        "the kind's gold steps (the number of times the policy predicted that kind).\n\n"
+        + table
+        + "\n"
+    )
+
+
+def _meta(saved: Mapping[str, Any], started: float) -> dict[str, Any]:
+    from rewardgym.benchmarks.provenance import run_provenance
+
+    return {
+        "suite": "shop",
+        "preset": f"breakdown-{saved['preset']}",
+        "wall_seconds": time.perf_counter() - started,
+        "smoke_test": bool(saved.get("meta", {}).get("smoke_test", False)),
+        **run_provenance(),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse arguments, score the models and the lookup by target kind, print the table."""
+    args = tyro.cli(Config, args=argv, description=__doc__)
+    try:
+        result = run_breakdown(args)
+    except (ValueError, FileExistsError, FileNotFoundError) as err:  # before any work
+        raise SystemExit(f"shop_breakdown: {err}") from None
+    print(result["markdown"])
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["FAMILIES", "OUTPUT_KIND", "Config", "by_kind", "main", "run_breakdown", "target_kind"]

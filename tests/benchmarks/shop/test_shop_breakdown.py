@@ -1,0 +1,72 @@
+"""``benchmarks/shop/breakdown.py``: a sweep's models and the lookup by target kind, on validation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewardgym.agents.evaluation.shopping import StepRecord
+from rewardgym.benchmarks.shop.breakdown import Config, by_kind, run_breakdown, target_kind
+from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
+from rewardgym.benchmarks.shop.sweep import run_sweep
+from rewardgym.envs.shopping.schema import ShopAction
+
+
+def test_target_kinds_group_names_by_shape() -> None:
+    assert target_kind(ShopAction("click", "product_12_title")) == "product_N_title"
+    assert target_kind(ShopAction("click", "option_color_white")) == "option_*"
+    assert target_kind(ShopAction("click", "filter_price_under_30")) == "filter_*"
+    assert target_kind(ShopAction("click", "add_to_cart")) == "add_to_cart"
+    assert target_kind(ShopAction("type_and_submit", "search_input", "lamp")) == "type_and_submit"
+    assert target_kind(ShopAction("terminate")) == "terminate"
+
+
+def test_by_kind_counts_hits_of_each_gold_kind_and_predictions_of_each_kind() -> None:
+    cart, back = ShopAction("click", "add_to_cart"), ShopAction("click", "back_to_results")
+    records = [
+        StepRecord(0, 0, cart, cart),
+        StepRecord(0, 1, cart, back),
+        StepRecord(0, 2, back, back),
+        StepRecord(0, 3, ShopAction("terminate"), None),
+    ]
+    table = by_kind(records)
+    assert table["add_to_cart"] == {"steps": 2, "exact": 50.0, "predicted": 1}
+    assert table["back_to_results"] == {"steps": 1, "exact": 100.0, "predicted": 2}
+    assert table["terminate"] == {"steps": 1, "exact": 0.0, "predicted": 0}
+
+
+def test_a_sweeps_models_and_lookup_are_broken_down_on_its_validation_steps(
+    tmp_path: Path,
+) -> None:
+    toy = "sft.max_examples=16,default_model.tokenizer_sessions=8"
+    sweep = tmp_path / "sweep"
+    saved = run_sweep(
+        SweepConfig(
+            preset="tiny",
+            candidates=(),
+            extra=(f"base:{toy}",),
+            validation_sessions=2,
+            temperatures=(0.6,),
+            bootstrap_samples=20,
+            out=sweep,
+        ),
+        progress=False,
+    )
+    with pytest.raises(ValueError, match="not in"):
+        run_breakdown(Config(sweep=sweep, candidates=("nope",), out=tmp_path / "bad"))
+    assert not (tmp_path / "bad").exists()  # refused before any work
+    result = run_breakdown(
+        Config(sweep=sweep, candidates=("base",), temperature=0.6, out=tmp_path / "out")
+    )
+    (lookup_name, lookup), (name, model) = result["columns"].items()
+    assert lookup_name.startswith("lookup (") and name == "base"
+    steps = saved["rows"][0]["n"]
+    for column, row in ((lookup, saved["lookup"][0]), (model, saved["rows"][0])):
+        assert sum(k["steps"] for k in column.values()) == steps  # the sweep's steps, all of them
+        hits = sum(k["steps"] * k["exact"] / 100 for k in column.values())
+        assert hits == pytest.approx(row["exact_match"] * steps / 100)  # the sweep's own score
+    written = json.loads((tmp_path / "out" / "breakdown.json").read_text())
+    assert written["columns"] == result["columns"] and written["meta"]["smoke_test"] is True
+    assert "| target kind | gold steps |" in (tmp_path / "out" / "breakdown.md").read_text()
