@@ -185,8 +185,9 @@ def _cpu() -> BenchConfig:
 
     * GRPO: 14 runs (3 main rows x 2 seeds + 8 ablations) x 1,280 completions x 0.15 s =
       2,690 process-seconds, over 2 workers 1,345 s;
-    * SFT on every training row (about 3,900, the recipe the validation sweep chose:
-      docs/results/shop-sweep-quick.md), 2 seeds side by side at 17 a second: 230 s;
+    * SFT on every training row (about 3,900) at learning rate 1e-3, the recipe the validation
+      sweeps chose (docs/results/shop-sweep-quick.md, shop-sweep-sessions.md and
+      shop-sweep-recipe.md), 2 seeds side by side at 17 a second: 230 s;
     * evaluation: 5 main rows x 1,970 + 10 rows x 390 + 40 validation sessions x 2
       temperatures x 390 steps = 14,530 completions / 39 a second: 373 s;
     * prompts: (400 train + 40 validation + 200 test sessions) x 2 contexts in this process
@@ -200,7 +201,7 @@ def _cpu() -> BenchConfig:
     return dataclasses.replace(
         quick,
         name="cpu",
-        sft=dataclasses.replace(quick.sft, max_examples=None),
+        sft=dataclasses.replace(quick.sft, max_examples=None, learning_rate=1e-3),
         grpo=dataclasses.replace(quick.grpo, steps=80, num_generations=8, prompts_per_step=2),
         validation_sessions=40,
         eval_sessions=200,
