@@ -126,7 +126,7 @@ def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
         if config.train_sessions not in lookup_done:
             lookup_done.add(config.train_sessions)
             columns[f"lookup ({len(suite_data.positions('train'))} sessions)"] = by_kind(
-                _lookup_records(sweep, config)
+                sweep.lookup_evaluation(config).records
             )
         model = args.sweep / "candidates" / name.replace("/", "__") / "sft" / "model"
         if not (model / "config.json").is_file():
@@ -152,27 +152,6 @@ def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
     write_json_atomic(out / "breakdown.json", result)
     write_atomic(out / "breakdown.md", markdown)
     return result
-
-
-def _lookup_records(sweep: Sweep, config: Any) -> list[StepRecord]:
-    """``baseline/frequency`` on the sweep's validation steps, as :meth:`Sweep.lookup` scores it."""
-    from rewardgym.agents.baselines.shop import FrequencyAgent
-    from rewardgym.agents.evaluation.shopping import evaluate_policy
-    from rewardgym.agents.llm.dataset import make_env
-    from rewardgym.envs.shopping.data import resolve_sessions
-
-    data = sweep.data(config)
-    store, train = resolve_sessions(data.data, "train")
-    agent = FrequencyAgent().fit([store.session(train[k]) for k in data.positions("train")])
-    env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
-    result = evaluate_policy(
-        lambda batch: [agent.act(obs) for obs in batch],
-        env=env,
-        sessions=data.positions("validation", sweep.args.validation_sessions),
-        progress=False,
-    )
-    env.close()
-    return result.records
 
 
 def render(

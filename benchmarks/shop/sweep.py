@@ -249,6 +249,16 @@ class Sweep:
 
     def lookup(self, config: BenchConfig) -> dict[str, Any]:
         """``baseline/frequency`` fitted on the candidate's training sessions, on the same steps."""
+        result = self.lookup_evaluation(config)
+        train_sessions = len(self.data(config).positions("train"))
+        return {
+            "candidate": f"baseline/frequency ({train_sessions} training sessions)",
+            "train_sessions": train_sessions,
+            **_figures(result, self.args.bootstrap_samples),
+        }
+
+    def lookup_evaluation(self, config: BenchConfig) -> ShopEvaluation:
+        """The lookup's evaluation (every step's record) on the sweep's validation steps."""
         from rewardgym.agents.baselines.shop import FrequencyAgent
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
@@ -265,12 +275,7 @@ class Sweep:
             progress=False,
         )
         env.close()
-        train_sessions = len(data.positions("train"))
-        return {
-            "candidate": f"baseline/frequency ({train_sessions} training sessions)",
-            "train_sessions": train_sessions,
-            **_figures(result, self.args.bootstrap_samples),
-        }
+        return result
 
     def temperatures(self) -> tuple[float, ...]:
         """The evaluation temperatures: ``--temperatures``, else the preset's candidates."""
