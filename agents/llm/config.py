@@ -173,6 +173,10 @@ class SFTRunConfig(PerModelKind):
     """Recompute activations in the backward pass instead of keeping them (less memory, about a
     third more compute; the gradients are the same). None: off for the default model, whose
     activations are small, on for a pretrained model (TRL's default)."""
+    completion_only_loss: bool = True
+    """Loss on the completion only (Shop-R1); False: on the prompt too, so the model also learns
+    next-token prediction on the sessions' pages and histories, as a pass of pretraining on the
+    corpus would (every position then carries a label: slower on a CPU)."""
     label_positions_only: bool = True
     """Project only the positions that carry a label (the completion) through the LM head, as
     TRL does on CUDA and XPU; elsewhere TRL scores every position, prompt and padding included.

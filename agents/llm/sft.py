@@ -75,7 +75,7 @@ def sft_args(
         warmup_steps=config.warmup_ratio,
         lr_scheduler_type="cosine",
         max_length=max_length,
-        completion_only_loss=True,
+        completion_only_loss=config.completion_only_loss,
         packing=False,
         activation_checkpointing=config.checkpointing(model_kind),
         train_sampling_strategy="group_by_length" if config.group_by_length else "random",

@@ -76,3 +76,28 @@ def test_label_positions_only_trains_to_the_same_losses(
     ]
     assert len(results[0].losses) == 4
     np.testing.assert_allclose(results[1].losses, results[0].losses, rtol=1e-4)
+
+
+def test_prompt_loss_scores_the_prompt_tokens_too(
+    tiny_model: Path, tiny_rows, tiny_config, tmp_path: Path
+) -> None:
+    assert sft_args(SFTRunConfig(), tmp_path).completion_only_loss is True  # Shop-R1's
+    assert (
+        sft_args(SFTRunConfig(completion_only_loss=False), tmp_path).completion_only_loss is False
+    )
+    rows = to_dataset(sample_rows(tiny_rows, 8, 0))
+    config = replace(tiny_config.sft, batch_size=4, logging_steps=1, max_examples=None, bf16=False)
+    completion, everything = (
+        train_sft(
+            tiny_model,
+            rows,
+            tmp_path / str(only),
+            replace(config, completion_only_loss=only),
+            max_length=256,
+            progress=False,
+        )
+        for only in (True, False)
+    )
+    assert np.isfinite(everything.losses).all() and len(everything.losses) == 2
+    # the same examples and weights at step 1, other tokens scored: a different loss
+    assert abs(everything.losses[0] - completion.losses[0]) > 1e-3
