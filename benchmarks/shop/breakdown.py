@@ -18,7 +18,6 @@ Run, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import time
@@ -32,7 +31,7 @@ import tyro
 
 from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
-from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes
+from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes, model_prompt
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
 from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
@@ -109,14 +108,17 @@ def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
             f"--candidates {' '.join(missing)}: not in {args.sweep / 'sweep.json'}; it holds "
             f"{', '.join(changes) or 'no candidate'}"
         )
-    out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
-    started = time.perf_counter()
     sweep_args = SweepConfig(
         preset=saved["preset"], seed=saved["seed"], validation_sessions=saved["validation_sessions"]
     )
     sweep = Sweep(sweep_args, args.sweep, data, progress=False)
+    models = {name: sweep.folder(name) / "sft" / "model" for name in args.candidates}
+    for model in models.values():
+        if not (model / "config.json").is_file():
+            raise FileNotFoundError(f"{model} holds no trained model; rerun the sweep")
+    out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
+    started = time.perf_counter()
     columns: dict[str, dict[str, dict[str, float]]] = {}
-    from rewardgym.agents.llm.config import ModelKind
     from rewardgym.agents.llm.model import load_tokenizer
 
     lookup_done: set[int | None] = set()
@@ -128,18 +130,12 @@ def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
             columns[f"lookup ({len(suite_data.positions('train'))} sessions)"] = by_kind(
                 sweep.lookup_evaluation(config).records
             )
-        model = args.sweep / "candidates" / name.replace("/", "__") / "sft" / "model"
-        if not (model / "config.json").is_file():
-            raise FileNotFoundError(f"{model} holds no trained model; rerun the sweep")
-        kind: ModelKind = "scratch" if config.model is None else "pretrained"
-        prompt = dataclasses.replace(
-            config.prompt, instructions=config.prompt.instructions or kind == "pretrained"
-        )
+        _, prompt = model_prompt(config)
         base = sweep.base_model(config, suite_data)
         rows = suite_data.rows(
             base, load_tokenizer(base), prompt, "validation", sweep_args.validation_sessions
         )
-        scored = sweep.score(model, config, prompt, rows, args.temperature)
+        scored = sweep.score(models[name], config, prompt, rows, args.temperature)
         columns[name] = by_kind(scored.records)
     markdown = render(columns, saved, args)
     result = {

@@ -37,7 +37,7 @@ import tyro
 
 from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
-from rewardgym.agents.llm.config import ModelKind
+from rewardgym.agents.llm.config import ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData
@@ -166,6 +166,10 @@ class Sweep:
             create_default_model(path, store, sessions, config.default_model, seed=self.args.seed)
         return path
 
+    def folder(self, name: str) -> Path:
+        """Where candidate ``name``'s trained model and result live."""
+        return self.out / "candidates" / name.replace("/", "__")
+
     def candidate(
         self, name: str, changes: Mapping[str, object], config: BenchConfig
     ) -> list[dict[str, Any]]:
@@ -174,17 +178,14 @@ class Sweep:
         from rewardgym.agents.llm.sft import train_sft
 
         args = self.args
-        folder = self.out / "candidates" / name.replace("/", "__")
+        folder = self.folder(name)
         signature = _key((config, args.seed, args.validation_sessions, self.temperatures()))
         done = folder / "result.json"
         if done.is_file():
             kept = json.loads(done.read_text(encoding="utf-8"))
             if kept.get("signature") == signature:
                 return list(kept["rows"])
-        kind: ModelKind = "scratch" if config.model is None else "pretrained"
-        prompt = dataclasses.replace(
-            config.prompt, instructions=config.prompt.instructions or kind == "pretrained"
-        )
+        kind, prompt = model_prompt(config)
         clock = time.perf_counter()
         data = self.data(config)
         base = self.base_model(config, data)
@@ -361,6 +362,15 @@ class Sweep:
         return results
 
 
+def model_prompt(config: BenchConfig) -> tuple[ModelKind, PromptConfig]:
+    """The candidate's model kind and its prompt (a pretrained model always gets instructions)."""
+    kind: ModelKind = "scratch" if config.model is None else "pretrained"
+    prompt = dataclasses.replace(
+        config.prompt, instructions=config.prompt.instructions or kind == "pretrained"
+    )
+    return kind, prompt
+
+
 def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     metrics = result.metrics
     interval = bootstrap_intervals([result.records], "natural", samples=samples)
@@ -492,6 +502,7 @@ __all__ = [
     "Config",
     "apply_changes",
     "main",
+    "model_prompt",
     "parse_extra",
     "run_sweep",
 ]
