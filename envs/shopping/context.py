@@ -27,6 +27,11 @@ in compact mode each element reads ``[i] name`` in place (and the tightest budge
 an ``### Elements`` line of ``[i] name``, which is cut only as the last resort. Past pages and
 past actions keep names: an id means an element of the current page only.
 
+With a ``persona`` (the envs' ``persona=True``: the shopper's description from the session log)
+the context opens with a ``Shopper persona:`` block, counted in the budget and kept whole
+while it takes at most half of it (a longer persona is cut at its end to half); the mode's
+own rules then fit the rest into what is left.
+
 Every context is at most :data:`MAX_CONTEXT_CHARS` characters (the env's ``Text`` space bound)
 whatever budget is set, so a session of huge pages still yields a valid observation. Budgets are
 counted per block (blocks end at a newline, so token counts add up) and the assembled text is
@@ -135,20 +140,47 @@ def build_context(
     max_tokens: int | None = None,
     count_tokens: Counter = approx_token_count,
     element_ids: bool = False,
+    persona: str | None = None,
 ) -> str:
     """The context text for predicting the step after ``history`` on ``current_page``.
 
-    ``element_ids`` lists the current page's elements with short ids (module docstring).
+    ``element_ids`` lists the current page's elements with short ids; ``persona`` opens the
+    context with the shopper's description (module docstring).
     """
     if mode not in CONTEXT_MODES:
         raise ValueError(f"context must be one of {CONTEXT_MODES}, got {mode!r}")
     check_context_limits(max_chars, max_tokens)
     cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
     budget = _Budget(cap, max_tokens, count_tokens)
+    head = _persona_block(persona, budget) if persona else ""
+    if head:
+        used = count_tokens(head) if max_tokens is not None else 0
+        rest = None if max_tokens is None else max_tokens - used
+        budget = _Budget(cap - len(head), rest, count_tokens)
     if mode == "compact":
-        return _compact(history, current_page, budget, element_ids)
+        return head + _compact(history, current_page, budget, element_ids)
     past = list(history) if mode == "session" else []
-    return _session(past, len(history), current_page, budget, element_ids)
+    return head + _session(past, len(history), current_page, budget, element_ids)
+
+
+def _persona_block(persona: str, budget: _Budget) -> str:
+    """The context's opening ``Shopper persona:`` block, cut to half of ``budget`` ("" if nothing fits)."""
+    block = f"Shopper persona:\n{persona.strip()}\n"
+    half = _Budget(
+        budget.max_chars // 2,
+        None if budget.max_tokens is None else budget.max_tokens // 2,
+        budget.count_tokens,
+    )
+    if not half.over(block):
+        return block
+    # One character and one token are kept for the block's closing newline.
+    room = _Budget(
+        max(0, half.max_chars - 1),
+        None if half.max_tokens is None else max(0, half.max_tokens - 1),
+        budget.count_tokens,
+    )
+    cut = room.cut(block.rstrip("\n"))
+    return cut + "\n" if "\n" in cut else ""
 
 
 def _session(

@@ -26,8 +26,10 @@ from rewardgym.envs.shopping.loaders import (
     is_opera_dir,
     load_jsonl,
     load_opera,
+    load_opera_users,
     load_parquet,
     opera_files,
+    opera_user_files,
 )
 from rewardgym.envs.shopping.schema import ShopSession
 from rewardgym.envs.shopping.session_log import (
@@ -129,8 +131,9 @@ def default_session_log(
     """The embedded synthetic corpus, built once into the cache and mapped afterwards."""
     from rewardgym.envs.shopping.synthetic import GENERATOR_VERSION, generate_sessions
 
-    # The generator's version is in the key, so a changed shopper never reuses a stale cache.
-    name = f"synthetic-g{GENERATOR_VERSION}-seed{seed}-n{sessions}"
+    # The generator's version is in the key, so a changed shopper never reuses a stale cache;
+    # so is the persona column, so a cache written before it is not read without personas.
+    name = f"synthetic-g{GENERATOR_VERSION}-personas-seed{seed}-n{sessions}"
     config = SyntheticShopperConfig(sessions=sessions, seed=seed)
     return _cached_log(
         rewardgym_home() / "shop" / name,
@@ -218,15 +221,30 @@ def _open(data: str | os.PathLike[str] | SessionLog | None) -> SessionLog:
 
 def _opera_split(root: Path, split: Split) -> tuple[SessionLog, list[int]]:
     names = ["train", "test"] if split == "all" else [split]
-    files = [f for name in names for f in opera_files(root, name)]
+    files: list[Path] = []
+    user_files: list[Path] = []
+    session_files: list[Path] = []
+    for name in names:
+        actions = opera_files(root, name)
+        users, sessions = opera_user_files(actions, name)
+        files += actions
+        user_files += users
+        session_files += sessions
+    # The user and session tables are in the key: personas added later make a new entry.
+    every = [*files, *user_files, *session_files]
     key = hashlib.blake2b(
         "|".join(
-            f"{f.resolve()}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files
+            f"{f.resolve()}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in every
         ).encode(),
         digest_size=12,
     ).hexdigest()
     out = rewardgym_home() / "shop" / "opera" / f"{split}-{key}"
-    log = _cached_log(out, lambda: load_opera(files), None, f"converting OPeRA {split}")
+
+    def sessions_of() -> Iterable[ShopSession]:
+        users = load_opera_users(user_files, session_files) if user_files else None
+        return load_opera(files, users=users)
+
+    log = _cached_log(out, sessions_of, None, f"converting OPeRA {split}")
     if not len(log):
         raise ValueError(f"{root}: OPeRA's {split!r} files hold no sessions")
     return log, list(range(len(log)))

@@ -50,7 +50,10 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
     texts cut at 2**16 characters).
 
     With ``element_ids=True`` the context lists the current page's elements with short ids
-    (``[i] name``; off by default, so a pretrained model sees the paper's format).
+    (``[i] name``; off by default, so a pretrained model sees the paper's format). With
+    ``persona=True`` it opens with the session's persona, the description of the shopper the
+    session log carries (OPeRA's user table, the synthetic shopper's habits; nothing for a
+    session without one).
 
     ## Action
     The policy's raw text output, any string. One that does not parse is a wrong answer. With
@@ -77,7 +80,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
 
     ## Registered ids
     ``rewardgym/ShopSession-v0``: ``gym.make(id, data=None, split="train",
-    context="session"|"latest"|"compact", element_ids=False)``.
+    context="session"|"latest"|"compact", element_ids=False, persona=False)``.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's convention)
@@ -94,6 +97,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         split_seed: int = 0,
         render_mode: str | None = None,
         element_ids: bool = False,
+        persona: bool = False,
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
@@ -110,6 +114,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         self.count_tokens = count_tokens
         self.render_mode = render_mode
         self.element_ids = bool(element_ids)
+        self.persona = bool(persona)
         self.observation_space = spaces.Dict(session_observation_fields())
         self.action_space = action_space()
         self._session = 0
@@ -138,6 +143,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
             element_ids=self.element_ids,
+            persona=self.log.persona(self._session) if self.persona else None,
         )
         return session_observation(self._history, self._current.page, text)
 

@@ -1,8 +1,9 @@
-"""Read sessions from JSONL, Parquet in our schema, or OPeRA's action table, with precise errors.
+"""Read sessions from JSONL, Parquet in our schema, or OPeRA's action and user tables, with precise errors.
 
 JSONL schema, one session per line::
 
     {"session_id": "s1",
+     "persona": "I shop for my family ...",                  # optional, text or null
      "steps": [{"page": "<html>...</html>",
                 "action": {"type": "click", "name": "buy_now"},
                 "rationale": "I like this one.",            # optional
@@ -15,6 +16,20 @@ or ``terminate``. Parquet files in our schema have one row per step with the col
 order. Every problem, including bytes that are not UTF-8, JSON nested too deeply, numbers too
 large for a float and unpaired surrogate escapes, is a ``DataValidationError`` naming the
 file, the line or row, and the field.
+
+OPeRA (``NEU-HAI/OPeRA``) ships, beside each variant's action tables, a user table
+(``OPeRA_filtered/user/{split}/{split}.parquet``) and a session table
+(``OPeRA_filtered/session/{split}/{split}.parquet``). The dataset card names these files but
+not their columns, so rewardgym reads them by a schema of its own, checked row by row:
+
+* user table: ``user_id`` (a non-empty string or integer, unique) and either a ``persona``
+  text column or any other columns (the survey's answers), which become the persona as
+  ``column: value`` lines in the table's column order (nulls and empty strings left out);
+* session table: ``session_id`` and ``user_id`` (which user each session belongs to). Without
+  one, a session's user is its id up to the first ``_``: OPeRA's session ids are
+  ``{user uuid}_{start}_{end}``.
+
+A session whose user is not in the user table has no persona (None).
 """
 
 from __future__ import annotations
@@ -23,7 +38,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -48,6 +63,8 @@ OPERA_ACTION_MAP: dict[str, str] = {
 """How OPeRA's ``action_type`` values map to ours by default."""
 
 OPERA_COLUMNS = ("session_id", "timestamp", "action_type", "semantic_id", "simplified_html")
+OPERA_VARIANTS = ("OPeRA_filtered", "OPeRA_full")
+"""OPeRA's two variants, in the order they are preferred."""
 
 
 def _utf8(value: str, source: str, where: str, field_name: str) -> str:
@@ -205,9 +222,19 @@ def load_jsonl(path: str | Path) -> Iterator[ShopSession]:
                     field_name="steps",
                     value=steps,
                 )
+            persona = record.get("persona")
+            if persona is not None and not isinstance(persona, str):
+                raise DataValidationError(
+                    "must be a string or null",
+                    source=source,
+                    location=where,
+                    field_name="persona",
+                    value=persona,
+                )
             yield ShopSession(
                 sid,
                 tuple(_step_from_json(s, source, f"{where} step {i}") for i, s in enumerate(steps)),
+                None if persona is None else _utf8(persona, source, where, "persona"),
             )
 
 
@@ -353,7 +380,7 @@ def _parse_time(value: Any, source: str, where: str) -> float:
 def opera_files(root: str | os.PathLike[str], split: str) -> list[Path]:
     """OPeRA's action Parquet files of ``split`` under ``root`` (filtered preferred over full)."""
     base = Path(root)
-    for variant in ("OPeRA_filtered", "OPeRA_full"):
+    for variant in OPERA_VARIANTS:
         files = sorted((base / variant / "action").glob(f"{split}-*.parquet"))
         if files:
             return files
@@ -366,7 +393,129 @@ def opera_files(root: str | os.PathLike[str], split: str) -> list[Path]:
 def is_opera_dir(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is laid out like OPeRA's repository."""
     base = Path(path)
-    return any((base / v / "action").is_dir() for v in ("OPeRA_filtered", "OPeRA_full"))
+    return any((base / v / "action").is_dir() for v in OPERA_VARIANTS)
+
+
+@dataclass(frozen=True)
+class OperaUsers:
+    """OPeRA's user table read into personas, and which user each session belongs to."""
+
+    personas: dict[str, str] = field(default_factory=dict)
+    """Persona text by user id."""
+    session_users: dict[str, str] | None = None
+    """User id by session id (the session table); None: a session's id up to its first ``_``."""
+
+    def persona(self, session_id: str) -> str | None:
+        """The persona of the user behind ``session_id``, or None when the table has none."""
+        if self.session_users is None:
+            user = session_id.split("_", 1)[0]
+        else:
+            user = self.session_users.get(session_id, "")
+        return self.personas.get(user)
+
+
+def opera_user_files(action_files: Sequence[Path], split: str) -> tuple[list[Path], list[Path]]:
+    """The user and session Parquet files of ``split`` beside OPeRA action files (empty if absent).
+
+    They are looked up in the variant (``OPeRA_filtered`` or ``OPeRA_full``) the action files
+    come from: ``<variant>/user/<split>/*.parquet`` and ``<variant>/session/<split>/*.parquet``.
+    """
+    if not action_files:
+        return [], []
+    variant = action_files[0].parent.parent
+    users = sorted((variant / "user" / split).glob("*.parquet"))
+    sessions = sorted((variant / "session" / split).glob("*.parquet"))
+    return users, sessions
+
+
+def _persona_value(value: Any) -> str | None:
+    """A survey answer as persona text (None for a null or empty answer)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool | int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _user_id(value: Any, source: str, where: str) -> str:
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+        raise DataValidationError(
+            "must be a non-empty string",
+            source=source,
+            location=where,
+            field_name="user_id",
+            value=value,
+        )
+    return _utf8(str(value), source, where, "user_id")
+
+
+def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] = ()) -> OperaUsers:
+    """Personas of OPeRA's user table (module docstring); errors name the file, row and field."""
+    personas: dict[str, str] = {}
+    first_row: dict[str, str] = {}
+    for path in user_files:
+        source = str(path)
+        table = _read_parquet(path)
+        if "user_id" not in table.column_names:
+            raise DataValidationError(
+                "missing the column 'user_id' of a user table",
+                source=source,
+                field_name="columns",
+                value=table.column_names,
+            )
+        answers = [c for c in table.column_names if c != "user_id"]
+        for row_no, row in enumerate(table.to_pylist()):
+            where = f"row {row_no}"
+            user = _user_id(row["user_id"], source, where)
+            if user in first_row:
+                raise DataValidationError(
+                    f"duplicate user id (first at {first_row[user]}); ids must be unique",
+                    source=source,
+                    location=where,
+                    field_name="user_id",
+                    value=user,
+                )
+            first_row[user] = f"{source}:{where}"
+            if "persona" in answers:
+                text = row["persona"]
+                if text is not None and not isinstance(text, str):
+                    raise DataValidationError(
+                        "must be a string or null",
+                        source=source,
+                        location=where,
+                        field_name="persona",
+                        value=text,
+                    )
+            else:
+                lines = [
+                    f"{name}: {shown}"
+                    for name in answers
+                    if (shown := _persona_value(row[name])) is not None
+                ]
+                text = "\n".join(lines) or None
+            if text:
+                personas[user] = _utf8(text, source, where, "persona")
+    if not session_files:
+        return OperaUsers(personas)
+    session_users: dict[str, str] = {}
+    for path in session_files:
+        source = str(path)
+        table = _read_parquet(path)
+        missing = [c for c in ("session_id", "user_id") if c not in table.column_names]
+        if missing:
+            raise DataValidationError(
+                f"missing the columns {missing} of a session table",
+                source=source,
+                field_name="columns",
+                value=table.column_names,
+            )
+        for row_no, row in enumerate(table.select(["session_id", "user_id"]).to_pylist()):
+            where = f"row {row_no}"
+            sid = _session_id(row["session_id"], source, where)
+            session_users[sid] = _user_id(row["user_id"], source, where)
+    return OperaUsers(personas, session_users)
 
 
 def load_opera(
@@ -375,11 +524,13 @@ def load_opera(
     action_map: Mapping[str, str] | None = None,
     skip_unknown: bool = False,
     report: OperaReport | None = None,
+    users: OperaUsers | None = None,
 ) -> Iterator[ShopSession]:
     """Sessions from OPeRA action tables: rows grouped by session, ordered by time, mapped to ours.
 
     Unknown ``action_type`` values raise, naming the file, row and value, unless ``action_map``
-    maps them or ``skip_unknown`` drops them (counted in ``report.skipped``).
+    maps them or ``skip_unknown`` drops them (counted in ``report.skipped``). ``users``
+    (:func:`load_opera_users`) gives each session its user's persona.
     """
     mapping = dict(OPERA_ACTION_MAP if action_map is None else action_map)
     for value in mapping.values():
@@ -432,16 +583,22 @@ def load_opera(
         report.sessions += 1
         t0 = items[0][0]
         yield ShopSession(
-            sid, tuple(ShopStep(s.page, s.action, s.rationale, t - t0, s.meta) for t, _, s in items)
+            sid,
+            tuple(ShopStep(s.page, s.action, s.rationale, t - t0, s.meta) for t, _, s in items),
+            None if users is None else users.persona(sid),
         )
 
 
 __all__ = [
     "OPERA_ACTION_MAP",
+    "OPERA_VARIANTS",
     "OperaReport",
+    "OperaUsers",
     "is_opera_dir",
     "load_jsonl",
     "load_opera",
+    "load_opera_users",
     "load_parquet",
     "opera_files",
+    "opera_user_files",
 ]

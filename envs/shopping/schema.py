@@ -163,10 +163,15 @@ class ShopStep:
 
 @dataclass(frozen=True, slots=True)
 class ShopSession:
-    """An ordered list of logged steps of one shopper, under the id the data gives it."""
+    """An ordered list of logged steps of one shopper, under the id the data gives it.
+
+    ``persona`` describes the shopper behind the session (OPeRA's user table, the synthetic
+    shopper's habits), or is None when the data has no such description.
+    """
 
     session_id: str
     steps: tuple[ShopStep, ...]
+    persona: str | None = None
 
     def __len__(self) -> int:
         return len(self.steps)

@@ -1,7 +1,9 @@
 """The session log: sessions as one memory-mapped Arrow IPC file with random access by (session, step).
 
 On disk a session log is a directory holding ``steps.arrow`` (one row per logged step, rows of a session
-contiguous and in order) and ``sessions.arrow`` (one row per session: id, first row, length).
+contiguous and in order) and ``sessions.arrow`` (one row per session: id, first row, length, and
+the persona of the shopper behind it or null). A log written before the persona column existed
+opens as before, every persona None.
 Opening a session log maps the files and reads nothing else, so a 52,137-session corpus opens in
 milliseconds and only the pages a caller touches are paged in.
 """
@@ -43,8 +45,13 @@ SESSION_SCHEMA = pa.schema(
         pa.field("session_id", pa.string(), nullable=False),
         pa.field("start", pa.int64(), nullable=False),
         pa.field("length", pa.int32(), nullable=False),
+        pa.field("persona", pa.string(), nullable=True),
     ]
 )
+"""One row per session; ``persona`` is the shopper's description (null: none is known)."""
+
+LEGACY_SESSION_SCHEMA = pa.schema(SESSION_SCHEMA.remove(SESSION_SCHEMA.get_field_index("persona")))
+"""The session table of logs written before personas: read as before, every persona None."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,7 @@ def fill_session_log(
     ids: list[str] = []
     starts: list[int] = []
     lengths: list[int] = []
+    personas: list[str | None] = []
     seen: set[str] = set()
     buffer: dict[str, list[Any]] = {name: [] for name in STEP_SCHEMA.names}
     rows = 0
@@ -136,6 +144,7 @@ def fill_session_log(
                 )
             seen.add(session.session_id)
             ids.append(session.session_id)
+            personas.append(session.persona)
             starts.append(rows)
             lengths.append(len(session.steps))
             rows += len(session.steps)
@@ -148,7 +157,8 @@ def fill_session_log(
                 progress(1)
         if buffer["step"]:
             writer.write_batch(pa.record_batch(buffer, schema=STEP_SCHEMA))
-    index = pa.table({"session_id": ids, "start": starts, "length": lengths}, SESSION_SCHEMA)
+    columns = {"session_id": ids, "start": starts, "length": lengths, "persona": personas}
+    index = pa.table(columns, SESSION_SCHEMA)
     with (
         pa.OSFile(str(directory / SESSIONS_FILE), "wb") as sink,
         pa.ipc.new_file(sink, SESSION_SCHEMA) as writer,
@@ -186,13 +196,21 @@ class SessionLog:
                 )
         self._steps = _map_table(self.path / STEPS_FILE)
         index = _map_table(self.path / SESSIONS_FILE)
-        if self._steps.schema != STEP_SCHEMA or index.schema != SESSION_SCHEMA:
+        if self._steps.schema != STEP_SCHEMA or index.schema not in (
+            SESSION_SCHEMA,
+            LEGACY_SESSION_SCHEMA,
+        ):
             raise SessionLogError(
                 f"{self.path}: the session log's tables do not have rewardgym's schema"
             )
         self.session_ids: list[str] = index.column("session_id").to_pylist()
         self._starts: list[int] = index.column("start").to_pylist()
         self._lengths: list[int] = index.column("length").to_pylist()
+        self._personas: list[str | None] = (
+            index.column("persona").to_pylist()
+            if "persona" in index.column_names
+            else [None] * len(index)
+        )
         self._position = {sid: i for i, sid in enumerate(self.session_ids)}
         if sum(self._lengths) != self._steps.num_rows or len(self._position) != len(index):
             raise SessionLogError(
@@ -224,6 +242,15 @@ class SessionLog:
         """Number of steps in the ``index``-th session."""
         return self._lengths[index]
 
+    def persona(self, index: int) -> str | None:
+        """The persona of the ``index``-th session's shopper, or None when the data has none."""
+        return self._personas[index]
+
+    @property
+    def has_personas(self) -> bool:
+        """Whether any session of the log carries a persona."""
+        return any(p is not None for p in self._personas)
+
     def step(self, index: int, step: int) -> ShopStep:
         """The ``step``-th logged step of the ``index``-th session, read from the mapped file."""
         length = self._lengths[index]
@@ -238,7 +265,8 @@ class SessionLog:
         """The ``index``-th session with all its steps."""
         start, length = self._starts[index], self._lengths[index]
         rows = self._steps.slice(start, length).to_pylist()
-        return ShopSession(self.session_ids[index], tuple(_row_to_step(r) for r in rows))
+        steps = tuple(_row_to_step(r) for r in rows)
+        return ShopSession(self.session_ids[index], steps, self._personas[index])
 
     def __iter__(self) -> Iterator[ShopSession]:
         for i in range(len(self)):
@@ -264,6 +292,7 @@ def _row_to_step(row: dict[str, Any]) -> ShopStep:
 
 
 __all__ = [
+    "LEGACY_SESSION_SCHEMA",
     "SESSION_LOG_KIND",
     "SESSION_SCHEMA",
     "STEP_SCHEMA",

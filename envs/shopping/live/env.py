@@ -29,6 +29,7 @@ from rewardgym.envs.shopping.spaces import (
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent
 from rewardgym.envs.shopping.synthetic.pages import action_kind
+from rewardgym.envs.shopping.synthetic.persona import persona_text
 from rewardgym.envs.shopping.synthetic.visit import Visit
 from rewardgym.envs.spaces import UnicodeText
 
@@ -81,7 +82,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     ``element_ids=True`` the context lists the page's elements as ``[i] name`` and an action may
     name one by its id (``"name": "[3]"``), resolved to the element's name before the store
     acts on it and before it is scored; an id not on the page is an invalid action, as in
-    ``ShopSession-v0`` (:mod:`rewardgym.envs.shopping.element_ids`).
+    ``ShopSession-v0`` (:mod:`rewardgym.envs.shopping.element_ids`). With ``persona=True`` the
+    context opens with the visiting shopper's persona (its habits and tastes as text,
+    :func:`~rewardgym.envs.shopping.synthetic.persona.persona_text`), as ``ShopSession-v0``'s
+    ``persona=True`` shows the replay corpus's sessions.
 
     ## Reward
     1.0 when the parsed action exactly matches the ground-truth shopper's choice in that
@@ -102,7 +106,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
 
     ## Registered ids
     ``rewardgym/ShopStore-v0``: ``gym.make(id, store=StoreConfig(), intent_seed=None,
-    shopper=None, opening="home", context="session", element_ids=False)``. Intent ``i`` is visit ``i`` of the
+    shopper=None, opening="home", context="session", element_ids=False, persona=False)``. Intent ``i`` is visit ``i`` of the
     store's catalogue seed. ``reset(options={"intent": i})`` picks it; otherwise, with
     ``intent_seed`` set, the k-th reset (counting from 0 at construction, and again at every
     reset given a seed) takes ``intent_seed + k``; without it the index is drawn from the
@@ -125,6 +129,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         count_tokens: Callable[[str], int] = approx_token_count,
         render_mode: str | None = None,
         element_ids: bool = False,
+        persona: bool = False,
     ) -> None:
         if context not in CONTEXT_MODES:
             raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
@@ -145,6 +150,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self.count_tokens = count_tokens
         self.render_mode = render_mode
         self.element_ids = bool(element_ids)
+        self.persona = bool(persona)
         self.observation_space = spaces.Dict(
             {**session_observation_fields(), "intent": UnicodeText(MAX_TEXT)}
         )
@@ -180,6 +186,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             max_tokens=self.max_context_tokens,
             count_tokens=self.count_tokens,
             element_ids=self.element_ids,
+            persona=persona_text(self.visit.intent) if self.persona else None,
         )
         observation = session_observation(steps, self.visit.browser.html, text)
         return {**observation, "intent": self.intent_text[:MAX_TEXT]}

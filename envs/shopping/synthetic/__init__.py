@@ -25,6 +25,7 @@ from rewardgym.envs.shopping.synthetic.generate import (
     make_session,
     session_id,
 )
+from rewardgym.envs.shopping.synthetic.persona import persona_text
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, store_variant
 from rewardgym.envs.shopping.synthetic.visit import Visit, play
 
@@ -37,6 +38,7 @@ __all__ = [
     "generate_sessions",
     "intent_for_session",
     "make_session",
+    "persona_text",
     "play",
     "session_id",
     "store_variant",

@@ -17,6 +17,7 @@ from rewardgym.envs.shopping.synthetic.browser import Browser, Outcome
 from rewardgym.envs.shopping.synthetic.catalogue import build_catalogue, priced_catalogue
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent, sample_intent
+from rewardgym.envs.shopping.synthetic.persona import persona_text
 from rewardgym.envs.shopping.synthetic.shopper import Decision, Shopper
 
 SPREAD_SECONDS = 90 * 24 * 3600.0
@@ -104,8 +105,8 @@ class Visit:
         return outcome
 
     def session(self) -> ShopSession:
-        """The steps logged so far, as a session named like the replay corpus's session ``index``."""
-        return ShopSession(session_id(self.index), tuple(self.steps))
+        """The steps logged so far, as a session named like the replay corpus's session ``index``, with the shopper's persona."""
+        return ShopSession(session_id(self.index), tuple(self.steps), persona_text(self.intent))
 
 
 def play(visit: Visit) -> ShopSession:
