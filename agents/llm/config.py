@@ -69,6 +69,10 @@ class PromptConfig:
     """List the current page's elements as [i] name and train the policy to name an element by
     its id ("name": "[3]"); the env resolves an id to the element's name before scoring, so
     the metric and the reward stay the paper's. Off: the paper's format (names only)."""
+    persona: bool = False
+    """Open the context with the shopper's persona, the session log's description of who
+    shops (OPeRA's user table, the synthetic shopper's habits and tastes); counted in the
+    budget. Off: the paper's prompt."""
 
     def __post_init__(self) -> None:
         """Refuse a character budget that is not positive (None is no limit)."""

@@ -6,7 +6,8 @@ page tag-free) and asks for a single JSON object. An instruct model (a tokenizer
 template) gets the instructions as the system message and the rest as the user message, through
 its own template; the default model gets plain text. The env cuts the context to the prompt's
 token budget by the context mode's rules (:meth:`PromptBuilder.env_kwargs` hands it the budget
-and the tokenizer's count); a context still over budget loses tokens from its left, oldest,
+and the tokenizer's count; with ``PromptConfig.persona`` the env opens the context with the
+shopper's persona); a context still over budget loses tokens from its left, oldest,
 side. The completion a model is trained to emit is
 :func:`rewardgym.envs.shopping.parsing.format_output`'s canonical JSON.
 """
@@ -48,6 +49,7 @@ def env_kwargs(config: PromptConfig) -> dict[str, Any]:
         "context": config.context,
         "max_context_chars": config.max_context_chars,
         "element_ids": config.element_ids,
+        "persona": config.persona,
     }
 
 

@@ -28,6 +28,8 @@ class ContextOptions:
     """Token budget of the context, counted by ``count_tokens``; None = no budget."""
     count_tokens: Callable[[str], int] = approx_token_count
     """The token counter of that budget (an LLM policy's own tokenizer)."""
+    persona: bool = False
+    """Open the context with the visiting shopper's persona (``ShopStore-v0``'s ``persona=True``)."""
 
     def __post_init__(self) -> None:
         check_context_limits(self.max_context_chars, self.max_context_tokens)

@@ -145,6 +145,7 @@ class LLMSimPolicy:
             kwargs.get("max_context_chars"),
             kwargs.get("max_context_tokens"),
             kwargs.get("count_tokens", approx_token_count),
+            bool(kwargs.get("persona", False)),
         )
 
     @classmethod

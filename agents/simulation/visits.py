@@ -129,6 +129,7 @@ def visit_stores(
                 max_context_chars=options.max_context_chars,
                 max_context_tokens=options.max_context_tokens,
                 count_tokens=options.count_tokens,
+                persona=options.persona,
             )
         observation, _ = env.reset(options={"intent": intent})
         policy.start(slot, env)
