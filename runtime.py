@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from rewardgym.bounds import strict_json
+
 OWNER_FILE = ".rewardgym-output.json"
 """Marker written into every directory a rewardgym command creates (its kind and version)."""
 
@@ -165,8 +167,13 @@ def write_atomic(target: str | os.PathLike[str], data: str | bytes) -> Path:
 
 
 def write_json_atomic(target: str | os.PathLike[str], value: Any) -> Path:
-    """Write ``value`` as indented JSON to ``target`` atomically; return the path."""
-    return write_atomic(target, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    """Write ``value`` as strict, indented JSON to ``target`` atomically; return the path.
+
+    A NaN or an infinity is refused (:func:`rewardgym.bounds.strict_json`), never written as
+    a bare ``NaN``; nothing is written then.
+    """
+    text = strict_json(value, target, indent=2, ensure_ascii=False)
+    return write_atomic(target, text + "\n")
 
 
 def owner(directory: str | Path) -> dict[str, Any] | None:

@@ -11,8 +11,17 @@ a small Qwen2-style decoder built here from :class:`ModelConfig`; the suite's pr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
+from rewardgym.bounds import (
+    AT_LEAST_1,
+    NON_NEGATIVE,
+    POSITIVE,
+    PROBABILITY,
+    SEED,
+    Range,
+    check_fields,
+)
 from rewardgym.envs.shopping.context import ContextMode, check_context_limits
 
 if TYPE_CHECKING:
@@ -26,22 +35,31 @@ ModelKind = Literal["scratch", "pretrained"]
 class ModelConfig:
     """Size of the default Qwen2-style decoder and of the BPE vocabulary trained for it."""
 
-    vocab_size: int = 2048
+    vocab_size: Annotated[int, AT_LEAST_1] = 2048
     """BPE vocabulary trained on the session corpus (special tokens included)."""
-    hidden_size: int = 128
+    hidden_size: Annotated[int, AT_LEAST_1] = 128
     """Width of the residual stream."""
-    num_layers: int = 4
+    num_layers: Annotated[int, AT_LEAST_1] = 4
     """Number of decoder blocks."""
-    num_heads: int = 4
+    num_heads: Annotated[int, AT_LEAST_1] = 4
     """Attention heads (query)."""
-    num_kv_heads: int = 2
+    num_kv_heads: Annotated[int, AT_LEAST_1] = 2
     """Key/value heads (grouped-query attention as in Qwen2)."""
-    intermediate_size: int = 384
+    intermediate_size: Annotated[int, AT_LEAST_1] = 384
     """Width of the MLP's hidden layer."""
-    max_positions: int = 1024
+    max_positions: Annotated[int, AT_LEAST_1] = 1024
     """Longest sequence (prompt + completion) the model accepts."""
-    tokenizer_sessions: int = 150
+    tokenizer_sessions: Annotated[int, AT_LEAST_1] = 150
     """Training sessions whose pages, actions and rationales train the BPE vocabulary."""
+
+    def __post_init__(self) -> None:
+        """Refuse sizes that build no model, and key/value heads that do not divide the heads."""
+        check_fields(self)
+        if self.num_heads % self.num_kv_heads:
+            raise ValueError(
+                f"ModelConfig.num_kv_heads={self.num_kv_heads}: must divide "
+                f"num_heads={self.num_heads} (each key/value head serves a group of query heads)"
+            )
 
 
 @dataclass(frozen=True)
@@ -52,9 +70,9 @@ class PromptConfig:
     """compact = the session reduced to what a predictor needs (every action and rationale,
     one line per past page, the current page tag-free); session = every page in full (the
     paper's layout); latest = the current page only (the paper's ablation)."""
-    max_context_chars: int | None = None
+    max_context_chars: Annotated[int, AT_LEAST_1] | None = None
     """Character budget the env applies to the context (None: the env's 2**26 cap only)."""
-    max_prompt_tokens: int = 448
+    max_prompt_tokens: Annotated[int, AT_LEAST_1] = 448
     """Token budget of the whole prompt. The env cuts the context to fit it by the context
     mode's own rules (counted with the policy's tokenizer); a context still too long is cut
     from its left, oldest, side."""
@@ -75,7 +93,8 @@ class PromptConfig:
     budget. Off: the paper's prompt."""
 
     def __post_init__(self) -> None:
-        """Refuse a character budget that is not positive (None is no limit)."""
+        """Refuse budgets that are not positive (None is no limit)."""
+        check_fields(self)
         check_context_limits(self.max_context_chars, None)
 
 
@@ -83,16 +102,20 @@ class PromptConfig:
 class SamplingConfig:
     """Sampling parameters of the policy at evaluation time."""
 
-    temperature: float = 0.6
+    temperature: Annotated[float, NON_NEGATIVE] = 0.6
     """Sampling temperature (paper: 0.6); 0 means greedy decoding."""
-    top_p: float = 1.0
+    top_p: Annotated[float, Range(gt=0, le=1)] = 1.0
     """Nucleus sampling mass."""
-    max_new_tokens: int = 72
+    max_new_tokens: Annotated[int, AT_LEAST_1] = 72
     """Longest completion in tokens."""
-    batch_size: int = 48
+    batch_size: Annotated[int, AT_LEAST_1] = 48
     """Prompts generated together."""
     bf16: bool = True
     """Generate in bfloat16 on CPUs with bf16 support (AMX, AVX512-BF16) and on GPUs."""
+
+    def __post_init__(self) -> None:
+        """Refuse a temperature, nucleus mass or size outside its range, naming the field."""
+        check_fields(self)
 
 
 class PerModelKind:
@@ -111,7 +134,8 @@ class PerModelKind:
     lora_alpha: int | None
 
     def __post_init__(self) -> None:
-        """Refuse a LoRA rank or alpha below 1, and an alpha without a rank."""
+        """Refuse numbers outside their range (every field), and a LoRA alpha without a rank."""
+        check_fields(self)
         name = type(self).__name__
         unset = {"lora_rank": "None trains every weight", "lora_alpha": "None means 2 x lora_rank"}
         for field_name, meaning in unset.items():
@@ -157,19 +181,19 @@ class PerModelKind:
 class SFTRunConfig(PerModelKind):
     """Supervised cold start on (context -> rationale + action JSON), loss on the completion only."""
 
-    epochs: float = 4.0
+    epochs: Annotated[float, POSITIVE] = 4.0
     """Passes over the training steps (paper: 4)."""
-    learning_rate: float = 2e-5
+    learning_rate: Annotated[float, POSITIVE] = 2e-5
     """Peak learning rate of a model trained from scratch (the default model)."""
-    pretrained_learning_rate: float = 2e-5
+    pretrained_learning_rate: Annotated[float, POSITIVE] = 2e-5
     """Peak learning rate of a pretrained model (paper: 2e-5)."""
-    batch_size: int = 8
+    batch_size: Annotated[int, AT_LEAST_1] = 8
     """Examples per optimiser step."""
-    max_examples: int | None = None
+    max_examples: Annotated[int, AT_LEAST_1] | None = None
     """Cap on training examples (sampled with the seed); None uses every training step."""
-    warmup_ratio: float = 0.03
+    warmup_ratio: Annotated[float, PROBABILITY] = 0.03
     """Fraction of the steps spent warming the learning rate up."""
-    logging_steps: int = 1
+    logging_steps: Annotated[int, AT_LEAST_1] = 1
     """Log the loss every this many steps (the first and the last step are always logged)."""
     bf16: bool = True
     """bfloat16 autocast where the hardware has it (AMX / AVX512-BF16 CPUs, GPUs)."""
@@ -194,7 +218,7 @@ class SFTRunConfig(PerModelKind):
     loads without PEFT. None: full fine-tuning."""
     lora_alpha: int | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the data order and of the initialisation."""
 
 
@@ -202,21 +226,21 @@ class SFTRunConfig(PerModelKind):
 class GRPORunConfig(PerModelKind):
     """Group-relative policy optimisation against the env's reward wrapper (TRL ``GRPOTrainer``)."""
 
-    steps: int = 500
+    steps: Annotated[int, AT_LEAST_1] = 500
     """Optimiser steps (paper: 500)."""
-    learning_rate: float = 1e-7
+    learning_rate: Annotated[float, POSITIVE] = 1e-7
     """Learning rate of a model trained from scratch (the default model)."""
-    pretrained_learning_rate: float = 1e-7
+    pretrained_learning_rate: Annotated[float, POSITIVE] = 1e-7
     """Learning rate of a pretrained model (paper: 1e-7)."""
-    beta: float = 0.001
+    beta: Annotated[float, NON_NEGATIVE] = 0.001
     """KL weight against the reference (SFT) model (paper: 0.001)."""
-    num_generations: int = 8
+    num_generations: Annotated[int, Range(ge=2)] = 8
     """Completions sampled per prompt: the group GRPO normalises within."""
-    prompts_per_step: int = 8
+    prompts_per_step: Annotated[int, AT_LEAST_1] = 8
     """Prompts per step; prompts x group = global batch (paper: 64 completions)."""
-    temperature: float = 0.6
+    temperature: Annotated[float, POSITIVE] = 0.6
     """Sampling temperature while training (paper: 0.6)."""
-    max_completion_tokens: int = 72
+    max_completion_tokens: Annotated[int, AT_LEAST_1] = 72
     """Longest sampled completion in tokens."""
     scale_rewards: Literal["group", "batch", "none"] = "group"
     """How TRL scales advantages: by the group's std (GRPO), the batch's, or not at all."""
@@ -235,11 +259,11 @@ class GRPORunConfig(PerModelKind):
     loads without PEFT. None: full fine-tuning."""
     lora_alpha: int | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
-    save_steps: int = 50
+    save_steps: Annotated[int, AT_LEAST_1] = 50
     """Checkpoint every this many steps; a killed run resumes from the last one."""
-    max_examples: int | None = None
+    max_examples: Annotated[int, AT_LEAST_1] | None = None
     """Cap on training prompts (sampled with the seed); None uses every training step."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the data order and of sampling."""
 
 

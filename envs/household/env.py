@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
+from rewardgym.bounds import AT_LEAST_1, check_number
 from rewardgym.envs.household.actions import ACTION_NAMES, N_ACTIONS, apply_action
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.expert import RULES, plan
@@ -76,8 +77,7 @@ class HouseholdEnv(HouseholdEngineEnv):
             raise ValueError(
                 f"unknown instruction split {instructions!r}: use one of {INSTRUCTION_KINDS}"
             )
-        if max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        check_number(max_steps, f"{type(self).__name__}.max_steps", AT_LEAST_1)
         self.layout = layout
         self.instruction_split = instructions
         self.max_steps = max_steps

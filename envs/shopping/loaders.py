@@ -359,8 +359,13 @@ class OperaReport:
 
 
 def _parse_time(value: Any, source: str, where: str) -> float:
-    if isinstance(value, int | float):
-        return float(value)
+    """Seconds of an OPeRA row's ``timestamp``: a finite number, a datetime or an ISO-8601 time.
+
+    One NaN would make every comparison of the session's sort false, so its steps would keep
+    file order: it is an error naming the file, the row and the field instead.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _finite_seconds(value, source, where)
     if isinstance(value, datetime):
         return value.timestamp()
     if isinstance(value, str):

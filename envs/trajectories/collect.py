@@ -223,6 +223,8 @@ def collect_dataset(
             f"CollectConfig.env_kwargs={kwargs}: {config.env} takes only the keywords "
             f"{', '.join(_env_keywords(config.env))}"
         ) from err
+    except ValueError as err:  # the env refused a value of the user's --env-kwargs
+        raise UserError(f"CollectConfig.env_kwargs={kwargs}: {err}") from err
     base = env.unwrapped
     task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
     start = time.perf_counter()

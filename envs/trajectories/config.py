@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, PROBABILITY, SEED, check_fields
 
 HOUSEHOLD_DEFAULT_EPISODES = 8000
 RANDOM_ACTION_MODES: tuple[str, ...] = ("mixed", "executable", "uniform")
@@ -70,11 +75,11 @@ class CollectConfig:
     env: str = "rewardgym/Household-v1"
     """Env to collect: rewardgym/Household-v1, rewardgym/Household-v0 or a
     rewardgym/BabyAI-*-Text-v0 level; its own default collector applies (see expert, noise)."""
-    episodes: int = HOUSEHOLD_DEFAULT_EPISODES
+    episodes: Annotated[int, AT_LEAST_1] = HOUSEHOLD_DEFAULT_EPISODES
     """Number of trajectories to collect."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the episode seeds, task order and perturbations."""
-    noise: float | None = None
+    noise: Annotated[float, PROBABILITY] | None = None
     """Probability of a random action at each step after the first (inserted before the
     script's next action, or replacing the replanning expert's); None: the env's default
     (0.15 for Household-v1, 0.6 for Household-v0 and BabyAI)."""
@@ -87,23 +92,24 @@ class CollectConfig:
     """"script": follow the expert's fixed script and never replan (COREN); "replan": ask the
     env's replanning expert_action() at every step (Household-v0's collector; BabyAI);
     None: the env's default ("script" for Household-v1, "replan" otherwise)."""
-    sibling_fraction: float | None = None
+    sibling_fraction: Annotated[float, PROBABILITY] | None = None
     """Share of episodes that follow the sibling task's script under this task's instruction
     (only with expert "script"; 0 turns it off); None: 0.5 with Household-v1's script, else 0."""
     env_kwargs: dict[str, int | float | str] = field(default_factory=dict)
-    """Keyword arguments for gym.make (for Household: layout, max_steps, tasks)."""
+    """Keyword arguments for gym.make (for Household: layout, max_steps, tasks); every number
+    must be finite, and a list is written as JSON (tasks '[3, 7]')."""
     allow_held_out: bool = False
     """Allow collecting with held-out instructions (never do this for training data)."""
-    recover: float = 0.0
+    recover: Annotated[float, PROBABILITY] = 0.0
     """Probability that the script expert replans after a perturbation (expert "script" only):
     the searcher's script from the state the random action left, knowing what was seen; 0 (the
     default) never replans, so the script carries on regardless (COREN's collector)."""
-    give_up: float = 0.0
+    give_up: Annotated[float, PROBABILITY] = 0.0
     """Share of episodes whose demonstrator gives up (expert "script" only): after a number of
     expert steps drawn uniformly below its script's length it takes wander random actions
     and the episode ends there, so failures go wrong at varied points and late steps of the task
     are in them as often as early ones; 0 (the default) never gives up."""
-    wander: int = 3
+    wander: Annotated[int, NON_NEGATIVE] = 3
     """Random actions a demonstrator that gave up takes before its episode ends."""
 
     def __post_init__(self) -> None:
@@ -115,16 +121,8 @@ class CollectConfig:
             )
         if isinstance(self.episodes, bool) or not isinstance(self.episodes, int):
             raise ValueError(f"episodes must be an integer, got {self.episodes!r}")
-        if self.episodes < 1:
-            raise ValueError(f"episodes must be at least 1, got {self.episodes}")
-        if self.seed < 0:
-            raise ValueError(f"seed must be >= 0 (a SeedSequence entropy), got {self.seed}")
-        if self.noise is not None and not 0.0 <= self.noise <= 1.0:
-            raise ValueError(f"noise is a probability in [0, 1], got {self.noise}")
-        if self.sibling_fraction is not None and not 0.0 <= self.sibling_fraction <= 1.0:
-            raise ValueError(
-                f"sibling_fraction is a probability in [0, 1], got {self.sibling_fraction}"
-            )
+        object.__setattr__(self, "env_kwargs", _parsed_lists(self.env_kwargs))
+        check_fields(self)
         if self.random_actions not in RANDOM_ACTION_MODES:
             raise ValueError(
                 f"random_actions must be one of {RANDOM_ACTION_MODES}, got {self.random_actions!r}"
@@ -142,12 +140,8 @@ class CollectConfig:
                 "sibling_fraction > 0 needs expert='script' (sibling demonstrations are "
                 "scripts); set sibling_fraction=0 to collect with the replanning expert"
             )
-        if self.wander < 0:
-            raise ValueError(f"wander must be >= 0 random actions, got {self.wander}")
         for name in ("recover", "give_up"):
             value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} is a probability in [0, 1], got {value}")
             if value > 0 and self.collector().expert != "script":
                 raise ValueError(
                     f"{name}={value} needs expert='script' (the replanning expert already "
@@ -179,6 +173,26 @@ class CollectConfig:
             else siblings,
             experts=default.experts,
         )
+
+
+def _parsed_lists(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with each text value that opens a JSON list (the CLI's ``'[3, 7]'``) read as one."""
+    out = dict(kwargs)
+    for key, value in kwargs.items():
+        if isinstance(value, str) and value.lstrip().startswith("["):
+            try:
+                items = json.loads(value)
+            except ValueError as err:
+                raise ValueError(
+                    f"CollectConfig.env_kwargs[{key!r}]={value!r} is not a JSON list ({err}): "
+                    "write a list as JSON, e.g. '[3, 7]' or '[\"make_coffee\"]'"
+                ) from None
+            if not all(isinstance(i, int | str) and not isinstance(i, bool) for i in items):
+                raise ValueError(
+                    f"CollectConfig.env_kwargs[{key!r}]={value!r}: a list holds task ids or names"
+                )
+            out[key] = items
+    return out
 
 
 __all__ = [

@@ -220,6 +220,10 @@ class TrajectoryDataset:
             raise ValueError(
                 f"{meta_path}: not readable JSON ({err}); collect the data set again"
             ) from err
+        except RecursionError:  # json.loads recurses once per level of nesting
+            raise ValueError(
+                f"{meta_path}: nested too deeply to be a data set's metadata; collect it again"
+            ) from None
         if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
             raise ValueError(
                 f"{meta_path} has format_version "

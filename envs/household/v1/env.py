@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
+from rewardgym.bounds import AT_LEAST_1, check_number
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.v1.actions import (
     ACTION_NAMES,
@@ -119,8 +120,8 @@ class HouseholdV1Env(HouseholdEngineEnv):
         """Build the env; see the class docstring for what each argument selects."""
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}: use one of {LAYOUTS}")
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1 (or None), got {max_steps}")
+        if max_steps is not None:
+            check_number(max_steps, f"{type(self).__name__}.max_steps", AT_LEAST_1)
         self.layout = layout
         self.instruction_split = split_name(instructions)
         self.max_steps_option = max_steps

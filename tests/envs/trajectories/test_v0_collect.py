@@ -84,7 +84,7 @@ def test_defaults_are_per_env_and_explicit_settings_win() -> None:
         ),
         ({"env": HOUSEHOLD_V0_ID, "sibling_fraction": 0.5}, "needs expert='script'"),
         ({"env": "rewardgym/ShopSession-v0"}, "not an env rewardgym can collect"),
-        ({"seed": -1}, "seed must be >= 0"),
+        ({"seed": -1}, r"CollectConfig.seed=-1: must be a seed in \[0, "),
     ],
 )
 def test_impossible_collectors_are_refused_in_one_line(kwargs: dict, words: str) -> None:
