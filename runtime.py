@@ -10,6 +10,10 @@ Three promises live here, so every command keeps them the same way:
   :data:`OWNER_FILE` marker; :func:`prepare_output` refuses a target that exists without the
   marker (it is the user's), and replaces a marked one only when asked to overwrite;
   :func:`claim_output` marks a suite's working directory by the same rules.
+- **One writer per output.** A claimed directory (and the temporary one of
+  :func:`atomic_output`) is held under an exclusive ``flock`` while its run works, so a second
+  run on the same ``--out`` is refused with :class:`OutputBusyError`; the kernel drops the lock
+  when a run dies, however it dies, so a killed run never blocks the next one.
 - **Quiet threads.** :func:`torch_threads` bounds torch's CPU threads for a block.
 
 Example:
@@ -25,6 +29,8 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import functools
 import importlib
 import json
 import os
@@ -32,7 +38,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from rewardgym.bounds import strict_json
 
@@ -51,6 +57,13 @@ class UserError(ValueError):
 
     A ``ValueError``, so Python callers that catch those keep working; the ``rewardgym``
     command prints its message (which names the option, the value and what to do) and exits 2.
+    """
+
+
+class OutputBusyError(FileExistsError):
+    """An output directory that another running rewardgym command holds (see :func:`claim_output`).
+
+    A ``FileExistsError``, so every command prints it as one line and exits 2.
     """
 
 
@@ -215,6 +228,124 @@ def output_target(target: str | os.PathLike[str]) -> Path:
         ) from err
 
 
+_HELD: dict[tuple[int, int], int] = {}
+"""(device, inode) of every output directory this process holds locked -> its descriptor."""
+
+_LOCK_TRIES = 10
+"""Attempts of :func:`_hold` 20 ms apart: another run's :func:`_held_elsewhere` probe holds a
+shared lock for microseconds, which must not read as a busy output."""
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _held_elsewhere(directory: Path) -> bool:
+    """Whether another process holds ``directory``'s lock (probed, never kept)."""
+    key = _identity(directory)
+    if key is None or key in _HELD:
+        return False
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without locks (some network mounts): nothing to see
+        return False
+    finally:
+        os.close(fd)
+    return False
+
+
+def _busy(target: Path) -> bool:
+    """Whether a running command holds ``target`` or a temporary directory that will become it."""
+    if target.is_dir() and _held_elsewhere(target):
+        return True
+    if not target.parent.is_dir():
+        return False
+    for entry in target.parent.iterdir():
+        parts = entry.name[len(TMP_PREFIX) :].split("-", 2)
+        ours = entry.name.startswith(TMP_PREFIX) and len(parts) == 3 and parts[2] == target.name
+        if ours and entry.is_dir() and _held_elsewhere(entry):
+            return True
+    return False
+
+
+def _busy_error(target: Path) -> OutputBusyError:
+    return OutputBusyError(
+        f"{target} is being written by another rewardgym run that is still going (it holds "
+        "the folder's lock); wait for that run to finish, or choose another output directory"
+    )
+
+
+def _hold(directory: Path) -> tuple[int, int] | None:
+    """Lock ``directory`` for this process; return the key of a lock taken now (None if kept).
+
+    The lock is ``flock(LOCK_EX)`` on the directory itself, so no file is added to the output;
+    the kernel releases it when the process ends, however it ends. :class:`OutputBusyError`
+    when another process holds it.
+    """
+    key = _identity(directory)
+    if key is None or key in _HELD:
+        return None
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(_LOCK_TRIES):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            time.sleep(0.02)
+        except OSError:  # a file system without locks: the claim works as it did before locks
+            os.close(fd)
+            return None
+        else:
+            _HELD[key] = fd
+            return key
+    os.close(fd)
+    raise _busy_error(directory)
+
+
+def _release(key: tuple[int, int]) -> None:
+    fd = _HELD.pop(key, None)
+    if fd is not None:
+        os.close(fd)
+
+
+def release_output(target: str | os.PathLike[str]) -> None:
+    """Let go of this process's lock on the output ``target`` (a no-op when it holds none)."""
+    key = _identity(output_target(target))
+    if key is not None:
+        _release(key)
+
+
+def releases_outputs(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``func``, with every output lock it takes released when it returns or raises.
+
+    Put on each function that runs a command which claims its ``--out``: the lock lasts the
+    run, not the Python session that called it.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        before = set(_HELD)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            for key in set(_HELD) - before:
+                _release(key)
+
+    return wrapper
+
+
 def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
     """Check that ``target`` may be written by a command of ``kind``; return it as a Path.
 
@@ -225,6 +356,8 @@ def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool
     current directory and its parents are always refused (a swap would move them away under
     the user's shell). A symbolic link is followed first (:func:`output_target`), so the
     rules hold for, and the returned absolute path names, the directory it points to.
+    A target another running command holds (:func:`claim_output`, :func:`atomic_output`) is
+    refused with :class:`OutputBusyError`, ``overwrite`` or not.
     """
     target = output_target(target)
     here = absolute(Path.cwd())
@@ -236,6 +369,8 @@ def prepare_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool
         )
     if target.exists() and not target.is_dir():
         raise FileExistsError(f"{target} is a file, not a directory; choose another output path")
+    if _busy(target):
+        raise _busy_error(target)
     if not target.exists() or not any(target.iterdir()):
         return target
     if [p.name for p in target.iterdir()] == [OWNER_FILE]:  # claimed, then stopped before a file
@@ -269,14 +404,21 @@ def atomic_output(
     :func:`atomic_path` (a killed run leaves the previous state). An empty existing directory
     is replaced by the new one. The check runs again just before the rename, so a directory
     that someone filled while the body ran is not replaced either. Entering the block creates
-    the temporary directory, so an output that cannot be written fails before any work.
+    the temporary directory, so an output that cannot be written fails before any work; it
+    is held locked until the block ends, so a second run on ``target`` is refused meanwhile.
     """
     target = prepare_output(target, kind, overwrite=overwrite)
-    with atomic_path(target) as tmp:
-        tmp.mkdir(parents=True)
-        yield tmp
-        mark_output(tmp, kind)
-        prepare_output(target, kind, overwrite=overwrite)
+    held = None
+    try:
+        with atomic_path(target) as tmp:
+            tmp.mkdir(parents=True)
+            held = _hold(tmp)
+            yield tmp
+            mark_output(tmp, kind)
+            prepare_output(target, kind, overwrite=overwrite)
+    finally:
+        if held is not None:
+            _release(held)
 
 
 def claim_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) -> Path:
@@ -288,9 +430,20 @@ def claim_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) 
     ``kind`` is taken again only with ``overwrite=True``), then the directory is made and
     marked at once, so a run killed half-way leaves a directory that is recognisably ours.
     Each file in it is still written atomically; files the user put there are left alone.
+
+    The directory stays locked (``flock``) until this process ends or :func:`release_output`
+    (:func:`releases_outputs` on the command's function) lets go: a second run that claims it
+    meanwhile gets :class:`OutputBusyError`, and a killed run's lock goes with its process.
     """
     target = prepare_output(target, kind, overwrite=overwrite)
     target.mkdir(parents=True, exist_ok=True)
+    held = _hold(target)
+    try:  # again under the lock: a run that held it until just now may have filled it
+        prepare_output(target, kind, overwrite=overwrite)
+    except BaseException:
+        if held is not None:
+            _release(held)
+        raise
     mark_output(target, kind)
     return target
 
@@ -327,6 +480,7 @@ __all__ = [
     "OLD_PREFIX",
     "OWNER_FILE",
     "TMP_PREFIX",
+    "OutputBusyError",
     "UserError",
     "absolute",
     "atomic_output",
@@ -338,6 +492,8 @@ __all__ = [
     "output_target",
     "owner",
     "prepare_output",
+    "release_output",
+    "releases_outputs",
     "rewardgym_home",
     "temp_sibling",
     "torch_threads",

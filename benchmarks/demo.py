@@ -10,6 +10,8 @@ from typing import Any
 
 from rich.console import Console
 
+from rewardgym.runtime import releases_outputs
+
 OUTPUT_KIND = "demo"
 """The kind of the demo's output directory (its ``.rewardgym-output.json`` marker)."""
 
@@ -32,6 +34,7 @@ class Demo:
         run_demo(self.out, overwrite=self.overwrite)
 
 
+@releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_demo(out: Path, *, overwrite: bool = False) -> None:
     """Run ``bench shop``, ``bench embodied`` and ``bench fidelity`` at their ``demo`` presets.
 

@@ -12,7 +12,9 @@ a symbolic link to an empty folder is followed: the output lands in the link's t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -279,3 +281,56 @@ def test_a_run_stopped_before_its_first_file_is_no_output_to_protect(
         with pytest.raises(WorkStarted):
             _invoke(WRITERS["bench shop"], out, Path("unused"), monkeypatch)
         assert os.listdir(out) == [OWNER_FILE]
+
+
+_HOLD = (
+    "import sys, time\n"
+    "from rewardgym.runtime import claim_output\n"
+    "for out in sys.argv[1:]:\n"
+    "    claim_output(out, 'bench-shop', overwrite=False)\n"
+    "print('held', flush=True)\n"
+    "time.sleep(600)\n"
+)
+"""Another process that claims every folder it is given and keeps them until it is killed."""
+
+
+@pytest.fixture(scope="module")
+def busy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder whose subfolders (one per writer, and ``sweep``) another running process holds."""
+    root = tmp_path_factory.mktemp("busy")
+    outs = [root / name.replace(" ", "-") for name in [*WRITERS, "sweep"]]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, *map(str, outs)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        yield root
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+
+
+@pytest.mark.parametrize("name", WRITERS)
+def test_an_output_another_run_is_writing_is_refused_before_any_work(
+    name: str,
+    busy: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 34, item 3: two runs on one --out cannot both go on (--overwrite or not)."""
+    out = busy / name.replace(" ", "-")
+    source = _source(name, request)
+    for extra in ((), ("--overwrite",)):
+        message = _refused(WRITERS[name], out, source, monkeypatch, capsys, *extra)
+        assert "another rewardgym run that is still going" in message, message
+    assert os.listdir(out) == [OWNER_FILE]  # the holder's marker, and nothing of the refused run
+
+
+def test_a_sweep_into_an_output_another_run_is_writing_is_refused(
+    busy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rewardgym.benchmarks.shop.sweep import main as sweep
+
+    with pytest.raises(SystemExit, match="another rewardgym run that is still going"):
+        sweep(["--out", str(busy / "sweep"), "--overwrite"])

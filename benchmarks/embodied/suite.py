@@ -41,6 +41,7 @@ from rewardgym.benchmarks.embodied.config import (
     Row,
     Tuned,
 )
+from rewardgym.runtime import releases_outputs
 
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
 
@@ -251,6 +252,7 @@ def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
     return out
 
 
+@releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_bench_embodied(
     config: EmbodiedBenchConfig, *, out: str | Path, quiet: bool = False, overwrite: bool = False
 ) -> dict[str, Any]:

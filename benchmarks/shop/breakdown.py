@@ -34,7 +34,7 @@ from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
 from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes, model_prompt
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
-from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
+from rewardgym.runtime import claim_output, releases_outputs, write_atomic, write_json_atomic
 
 OUTPUT_KIND = "bench-shop-breakdown"
 """The kind of a breakdown's output directory (its ``.rewardgym-output.json`` marker)."""
@@ -99,6 +99,7 @@ def _sweep_rows(sweep: Path) -> tuple[dict[str, Any], dict[str, Mapping[str, obj
     return saved, {row["candidate"]: row["changes"] for row in saved["rows"]}
 
 
+@releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
     """Score each candidate's model and the lookup on the sweep's validation steps, by kind."""
     saved, changes = _sweep_rows(args.sweep)

@@ -41,7 +41,7 @@ from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_datas
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.envs.shopping.context import ContextMode
-from rewardgym.runtime import claim_output, write_json_atomic
+from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
@@ -531,6 +531,7 @@ def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
     suite.timed("train_wall", time.perf_counter() - wall)
 
 
+@releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_bench_shop(
     config: BenchConfig | str = "quick",
     out: str | Path = Path("results/shop"),

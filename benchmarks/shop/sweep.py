@@ -42,7 +42,7 @@ from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_datas
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
-from rewardgym.runtime import claim_output, write_atomic, write_json_atomic
+from rewardgym.runtime import claim_output, releases_outputs, write_atomic, write_json_atomic
 
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
@@ -388,6 +388,7 @@ def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     }
 
 
+@releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> dict[str, Any]:
     """Run every chosen candidate and the lookup on the validation split; write and return results."""
     sweep = Sweep(args, Path(args.out), data, progress)
