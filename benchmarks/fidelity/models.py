@@ -23,12 +23,12 @@ LIVE_ROW = "shop-r1/live-store"
 
 
 def _reused(
-    config: FidelityBenchConfig, seed: int, context: str
+    config: FidelityBenchConfig, seed: int, sft: str
 ) -> tuple[dict[str, Path], float | None]:
-    """Model folders of an earlier ``bench shop`` output, and the temperature it chose."""
+    """Model folders of an earlier ``bench shop`` output (its SFT cold start ``sft``), and the temperature it chose."""
     root = Path(config.shop_run or ".")
     models = root / "models" / f"seed{seed}"
-    found = {"sft": models / f"sft-{context}" / "model"}
+    found = {"sft": models / sft / "model"}
     found.update(
         {row: models / row.replace("/", "__") / "model" for row in config.shop_rows if row != "sft"}
     )
@@ -52,7 +52,7 @@ def learned_simulators(
     """Train (or reuse) the learned simulators under ``root``; return them as store visitors."""
     from rewardgym.agents.llm.grpo import GRPOOptions, train_grpo
     from rewardgym.agents.simulation.live_grpo import LiveEnv
-    from rewardgym.benchmarks.shop.suite import Suite, methods
+    from rewardgym.benchmarks.shop.suite import Suite, methods, sft_key
 
     shop = config.shop
     rows = {m.method: m for m in methods(shop)}
@@ -63,7 +63,7 @@ def learned_simulators(
     suite = Suite(shop, root / "shop", None, progress)
     prompt = suite.prompt(rows["sft"])
     if config.shop_run is not None:
-        paths, temperature = _reused(config, seed, prompt.context)
+        paths, temperature = _reused(config, seed, sft_key(prompt))
     else:
         base = suite.base_model(seed)
         paths = {"sft": suite.sft(base, seed, rows["sft"])}

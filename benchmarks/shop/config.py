@@ -192,7 +192,9 @@ def _cpu() -> BenchConfig:
       temperatures x 390 steps = 14,530 completions / 39 a second: 373 s;
     * prompts: (400 train + 40 validation + 200 test sessions) x 2 contexts in this process
       and 400 train sessions x 2 contexts per worker, 2,880 sessions x 0.033 s: 96 s;
-    * references on 200 sessions 25 s, base models 12 s, worker start-up 30 s.
+    * references on 200 sessions 25 s, base models 12 s, worker start-up 30 s;
+    * ``sft/persona``: one more SFT cold start (seed 0, every training row, 230
+      process-seconds, beside the other trainings) and its 390 test steps, about 2 min.
 
     About 2,110 s (35 min) alone on the cores: the 75-minute budget leaves 2.1x for a slower
     machine.

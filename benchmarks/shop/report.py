@@ -46,6 +46,8 @@ BASELINES = (
     "baseline/first-element",
 )
 MAIN = ("zero-shot", "rl-binary", "sft", "sft+rl-binary", "shop-r1")
+PERSONA = ("sft/persona",)
+"""SFT on prompts that open with the shopper's persona: Table 2, beside the rows it is paired with."""
 ABLATIONS = (
     "shop-r1",
     "shop-r1/no-sft",
@@ -271,7 +273,12 @@ def render_tables(
         "pred click %", "pred type %", "pred terminate %", "parses %",
     ]  # fmt: skip
     sections = [
-        ("Table 2: main results", [*BASELINES, *REFERENCE_ROWS, *MAIN], compared, heads + paired),
+        (
+            "Table 2: main results",
+            [*BASELINES, *REFERENCE_ROWS, *MAIN, *PERSONA],
+            compared,
+            heads + paired,
+        ),
         (
             "Table 3: per action type (exact and type accuracy, %; share of predicted types)",
             [m for m in methods if not m.startswith("shop-r1/temp-")],
@@ -619,6 +626,7 @@ __all__ = [
     "BASELINES",
     "HEADLINE",
     "MAIN",
+    "PERSONA",
     "TYPES",
     "build_rows",
     "difference_note",

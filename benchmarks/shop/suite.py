@@ -16,7 +16,9 @@ side by side, each once its start is trained), and evaluated after. Main rows (`
 ``baseline/first-element``; ablations ``shop-r1/no-sft``, ``shop-r1/no-format``,
 ``shop-r1/no-rationale``, ``shop-r1/no-dars``, ``shop-r1/binary-action``, ``shop-r1/gdpo``
 (per-term advantage normalisation), ``shop-r1/kang`` (Kang et al.'s self-certainty),
-``shop-r1/latest-context`` and ``shop-r1/temp-<t>``. Writes ``results.json`` / ``.csv`` /
+``shop-r1/latest-context``, ``sft/persona`` (SFT on prompts that open with the shopper's
+persona, :attr:`~rewardgym.agents.llm.config.PromptConfig.persona`; on data without personas its
+prompts are ``sft``'s) and ``shop-r1/temp-<t>``. Writes ``results.json`` / ``.csv`` /
 ``.md``, ``results.png`` and ``reward_terms.png`` under ``out``, a directory the suite marks as
 its own before any work (``rewardgym.runtime.claim_output``: a directory of the user's is
 refused, an earlier ``bench shop`` output is taken again only with ``overwrite``). Trained
@@ -36,10 +38,11 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
-from rewardgym.agents.llm.config import ModelKind
+from rewardgym.agents.llm.config import ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
+from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
 
@@ -68,6 +71,13 @@ class Method:
     """A main row: every training seed, every main test session."""
     advantages: Literal["summed", "per-term"] = "summed"
     certainty: Literal["paper", "kang"] = "paper"
+    persona: bool = False
+    """Prompts open with the shopper's persona (its own SFT cold start)."""
+
+
+def sft_key(prompt: PromptConfig) -> str:
+    """The name of the SFT cold start trained on ``prompt``'s rows: its context, and its persona."""
+    return f"sft-{prompt.context}" + ("-persona" if prompt.persona else "")
 
 
 def methods(config: BenchConfig) -> list[Method]:
@@ -86,6 +96,7 @@ def methods(config: BenchConfig) -> list[Method]:
         Method("shop-r1/gdpo", "sft", "full", advantages="per-term"),
         Method("shop-r1/kang", "sft", "full", certainty="kang"),
         Method("shop-r1/latest-context", "sft", "full", context="latest"),
+        Method("sft/persona", "sft", persona=True),
     ]
     rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
     return rows
@@ -164,6 +175,7 @@ class Suite:
             prompt,
             context=method.context or prompt.context,
             instructions=prompt.instructions or self.kind == "pretrained",
+            persona=prompt.persona or method.persona,
         )
 
     def base_model(self, seed: int) -> Path:
@@ -198,8 +210,10 @@ class Suite:
         """The SFT cold start of this seed and context (trained once, reused by every row)."""
         from rewardgym.agents.llm.sft import train_sft
 
-        context = self.prompt(method).context
-        out = self.out / "models" / f"seed{seed}" / f"sft-{context}"
+        prompt = self.prompt(method)
+        key = sft_key(prompt)
+        context = prompt.context + (" + persona" if prompt.persona else "")
+        out = self.out / "models" / f"seed{seed}" / key
         if (out / "model" / "config.json").is_file():
             return out / "model"
         cfg = replace(self.config.sft, seed=seed)
@@ -216,7 +230,7 @@ class Suite:
             run=f"row 'sft' (seed {seed}, {context} context)",
         )
         self.timed("sft", result.seconds)
-        self.losses[f"sft/seed{seed}/{context}"] = result.losses
+        self.losses[f"sft/seed{seed}/{key.removeprefix('sft-')}"] = result.losses
         self.console.print(
             f"  loss {result.first_loss:.3f} -> {result.last_loss:.3f} over {result.steps} "
             f"steps in {result.seconds:.0f} s"
@@ -247,7 +261,7 @@ class Suite:
         )
         result = train_grpo(start, env, out, wrapper_for(method), cfg, options)
         self.timed("grpo", result.seconds)
-        write_json_atomic(logs, result.log_history)
+        write_json_atomic(logs, undefined_as_null(result.log_history))
         self.grpo_logs.setdefault(method.method, []).append(result.log_history)
         rewards = result.series("reward")
         head, tail = rewards[: max(1, len(rewards) // 4)], rewards[-max(1, len(rewards) // 4) :]
@@ -397,7 +411,7 @@ def _run_rows(suite: Suite, wanted: list[Method]) -> None:
             start = method.start
             if start == "sft":
                 sft_row = method if config.separate_latest_sft else replace(method, context=None)
-                key = f"sft-{suite.prompt(sft_row).context}"
+                key = sft_key(suite.prompt(sft_row))
                 if key not in trained:
                     trained[key] = suite.sft(base, seed, sft_row)
                     if seed == main_seeds[0] and suite.choice is None:
@@ -453,7 +467,7 @@ def training_tasks(
             start = method.start
             if start == "sft":
                 row = _sft_row(config, method)
-                key: TaskKey = (seed, f"sft-{suite.prompt(row).context}")
+                key: TaskKey = (seed, sft_key(suite.prompt(row)))
                 tasks.setdefault(key, (row, None))
                 needs[start] = key
             if start not in needs:
@@ -604,8 +618,8 @@ class BenchShop:
     corpus only): reference/shopper-argmax, reference/shopper-resample; methods: zero-shot,
     rl-binary, sft, sft+rl-binary, shop-r1; ablations: shop-r1/no-sft, shop-r1/no-format,
     shop-r1/no-rationale, shop-r1/no-dars, shop-r1/binary-action, shop-r1/gdpo, shop-r1/kang,
-    shop-r1/latest-context, and shop-r1/temp-T for each T of --temperatures (these need
-    shop-r1 too)."""
+    shop-r1/latest-context, sft/persona (prompts open with the shopper's persona), and
+    shop-r1/temp-T for each T of --temperatures (these need shop-r1 too)."""
     overwrite: bool = False
     """Run again into an earlier bench shop output in --out: its results are replaced, its
     trained models (OUT/models) reused."""
@@ -633,6 +647,7 @@ __all__ = [
     "check_only",
     "methods",
     "run_bench_shop",
+    "sft_key",
     "train_in_workers",
     "training_tasks",
     "wrapper_for",

@@ -57,7 +57,15 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     store = build_synthetic_log(
         tmp_path / "store", config=SyntheticShopperConfig(sessions=40, seed=5)
     ).path
-    only = ["baseline/frequency", "zero-shot", "sft", "shop-r1", "shop-r1/gdpo", "shop-r1/temp-1"]
+    only = [
+        "baseline/frequency",
+        "zero-shot",
+        "sft",
+        "shop-r1",
+        "shop-r1/gdpo",
+        "sft/persona",
+        "shop-r1/temp-1",
+    ]
     config = replace(preset("tiny"), baselines=True)
     results = run_bench_shop(config, tmp_path / "out", data=store, only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -91,3 +99,8 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     text = (tmp_path / "out" / "results.md").read_text()
     assert "Table 2" in text and "Protocol: paper" in text and "baseline/frequency" in text
     assert results["rows"] == saved["rows"]
+    # sft/persona trains its own cold start on prompts that open with the shopper's persona.
+    assert {"sft/seed0/compact", "sft/seed0/compact-persona"} <= set(saved["sft_losses"])
+    assert (tmp_path / "out" / "models" / "seed0" / "sft-compact-persona" / "model").is_dir()
+    table2 = text.split("### Table 2")[1].split("### Table 3")[0]
+    assert "| sft/persona |" in table2

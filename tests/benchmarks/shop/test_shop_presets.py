@@ -32,8 +32,11 @@ def test_training_tasks_wait_for_their_start_and_cover_every_trained_model(tmp_p
     assert tasks[(1, "shop-r1")][1] == (1, "sft-compact")
     assert tasks[(0, "shop-r1/no-sft")][1] is None and tasks[(1, "rl-binary")][1] is None
     assert (1, "shop-r1/gdpo") not in tasks  # ablations train on seed 0 only
+    # sft/persona trains its own cold start, on seed 0 as the ablations do
+    assert tasks[(0, "sft-compact-persona")][0].method == "sft/persona"
+    assert (1, "sft-compact-persona") not in tasks
     grpo = [k for k in tasks if not k[1].startswith("sft-")]
-    assert len(grpo) == 3 * 2 + 8 and len(tasks) == len(grpo) + 2
+    assert len(grpo) == 3 * 2 + 8 and len(tasks) == len(grpo) + 3
 
 
 @pytest.mark.slow  # two spawned workers import torch and TRL: about 45 s on a loaded machine
