@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.canonical import canonical_tokens, clear_token_cache, token_rouge_l
 
 RougeFn = Callable[[str, str], float]
@@ -31,9 +32,56 @@ def rouge_l(prediction: str, reference: str) -> float:
     return token_rouge_l(prediction, reference)
 
 
+ROUGE_METRICS: dict[str, RougeFn] = {"rouge_l": rouge_l}
+"""The ROUGE implementations a wrapper's ``env.spec`` names: a spec records a name, never a function
+(Gymnasium's ``EnvSpec.to_json`` cannot hold one)."""
+
+
+def rouge_metric(rouge: RougeFn | str) -> RougeFn:
+    """``rouge`` itself when it is a function, else the metric of :data:`ROUGE_METRICS` it names.
+
+    Example:
+        >>> rouge_metric("rouge_l") is rouge_l
+        True
+    """
+    if callable(rouge):
+        return rouge
+    if isinstance(rouge, str) and rouge in ROUGE_METRICS:
+        return ROUGE_METRICS[rouge]
+    raise ValueError(
+        f"rouge {brief(rouge)} is neither a function nor a metric rewardgym names "
+        f"({', '.join(ROUGE_METRICS)}); a spec records your own function by its name only, "
+        "so pass the function itself again (ShopR1Reward(env, rouge=my_rouge))"
+    )
+
+
+def rouge_name(rouge: RougeFn | str) -> str:
+    """The name ``env.spec`` records for ``rouge``: its :data:`ROUGE_METRICS` key, else its qualified name.
+
+    Example:
+        >>> rouge_name(rouge_l), rouge_name(str.count)
+        ('rouge_l', 'builtins.str.count')
+    """
+    if isinstance(rouge, str):
+        return rouge
+    for name, metric in ROUGE_METRICS.items():
+        if metric is rouge:
+            return name
+    module = getattr(rouge, "__module__", None) or type(rouge).__module__
+    return f"{module}.{getattr(rouge, '__qualname__', type(rouge).__qualname__)}"
+
+
 def clear_rouge_cache() -> None:
     """Empty the tokenisation cache (for benchmarks that must time cold calls)."""
     clear_token_cache()
 
 
-__all__ = ["RougeFn", "clear_rouge_cache", "rouge_l", "rouge_tokenize"]
+__all__ = [
+    "ROUGE_METRICS",
+    "RougeFn",
+    "clear_rouge_cache",
+    "rouge_l",
+    "rouge_metric",
+    "rouge_name",
+    "rouge_tokenize",
+]

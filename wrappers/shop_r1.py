@@ -51,10 +51,11 @@ from typing import Any, ClassVar, Literal, get_args
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.parsing import ParsedOutput, parse_output
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
 from rewardgym.wrappers.policy_output import PolicyOutput, as_policy_output
-from rewardgym.wrappers.rouge import RougeFn, rouge_l
+from rewardgym.wrappers.rouge import RougeFn, rouge_l, rouge_metric, rouge_name
 from rewardgym.wrappers.self_certainty import (
     CERTAINTY_KINDS,
     CertaintyKind,
@@ -348,15 +349,22 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
     def __init__(
         self,
         env: gym.Env[Any, str],
-        config: ShopR1Config = DEFAULT_CONFIG,
+        config: ShopR1Config | Mapping[str, Any] = DEFAULT_CONFIG,
         *,
-        rouge: RougeFn = rouge_l,
+        rouge: RougeFn | str = "rouge_l",
     ) -> None:
-        """Wrap a shopping env; ``config`` holds the paper's weights, ``rouge`` the text metric."""
-        gym.utils.RecordConstructorArgs.__init__(self, config=config, rouge=rouge)
+        """Wrap a shopping env; ``config`` holds the paper's weights, ``rouge`` the text metric.
+
+        ``config`` may also be the dict of its fields and ``rouge`` a name of
+        :data:`~rewardgym.wrappers.rouge.ROUGE_METRICS`: that is what ``env.spec`` records (a
+        function as its name), so ``EnvSpec.from_json(env.spec.to_json())`` rebuilds the stack.
+        """
+        settings = _as_config(config)
+        metric = rouge_metric(rouge)
+        gym.utils.RecordConstructorArgs.__init__(self, config=settings, rouge=rouge_name(rouge))
         gym.Wrapper.__init__(self, env)
-        self.config = config
-        self._rouge = rouge
+        self.config = settings
+        self._rouge = metric
 
     @property
     def self_certainty_kind(self) -> CertaintyKind | None:
@@ -386,6 +394,24 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
         )
         info["reward_terms"] = terms.to_info()
         return obs, terms.total, terminated, truncated, info
+
+
+def _as_config(config: object) -> ShopR1Config:
+    """``config`` as a :class:`ShopR1Config`: itself, or built from a dict of its fields."""
+    if isinstance(config, ShopR1Config):
+        return config
+    if not isinstance(config, Mapping):
+        raise ValueError(
+            f"config must be a ShopR1Config or a dict of its fields, got {type(config).__name__}"
+        )
+    names = {field.name for field in dataclasses.fields(ShopR1Config)}
+    unknown = [brief(key) for key in config if key not in names]
+    if unknown:
+        raise ValueError(
+            f"config has unknown ShopR1Config fields {', '.join(unknown)}; "
+            f"the fields are {sorted(names)}"
+        )
+    return ShopR1Config(**config)
 
 
 def parsed_from_info(info: Mapping[str, Any]) -> ParsedOutput | None:

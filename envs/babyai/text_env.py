@@ -12,7 +12,8 @@ from gymnasium import spaces
 from minigrid.core.constants import COLOR_NAMES, IDX_TO_COLOR, OBJECT_TO_IDX, STATE_TO_IDX
 
 from rewardgym.envs.babyai.describe import describe
-from rewardgym.envs.spaces import discrete_index
+from rewardgym.envs.conventions import EpisodeGate, check_options
+from rewardgym.envs.spaces import SharedText, discrete_index
 
 TEXT_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n.,;:'!?-()"
 TEXT_MAX_LENGTH = 2048
@@ -77,7 +78,7 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
         image_space = cast(spaces.Dict, self.minigrid.observation_space)["image"]
         self.observation_space = spaces.Dict(
             {
-                "text": spaces.Text(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
+                "text": SharedText(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
                 "image": image_space,
                 "direction": spaces.Discrete(4),
                 "visible": spaces.MultiBinary(len(OBJECT_NAMES)),
@@ -91,6 +92,7 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
         self._suggestion: tuple[int, int | None] | None = None
         self._steps = 0
         self._obs: dict[str, Any] = {}
+        self._gate = EpisodeGate(type(self).__name__)
 
     @property
     def action_names(self) -> tuple[str, ...]:
@@ -129,20 +131,24 @@ class BabyAITextEnv(gym.Env[dict[str, Any], int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start a new level instance; ``seed`` seeds minigrid's own generator."""
+        """Start a new level instance; ``seed`` seeds minigrid's own generator (no options)."""
+        check_options(options, (), env=type(self).__name__)
         super().reset(seed=seed)
         # minigrid prints every rejected level sample to stdout; keep the console quiet.
         with contextlib.redirect_stdout(io.StringIO()):
-            raw, info = self.minigrid.reset(seed=seed, options=options)
+            raw, info = self.minigrid.reset(seed=seed)
         self._bot, self._last_action, self._suggestion, self._steps = None, None, None, 0
+        self._gate.open()
         info = dict(info)
         info.update(action_names=ACTION_NAMES, instruction=self.mission, success=False)
         return self._observe(raw), info
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Step minigrid's level and describe the new view."""
+        self._gate.check()
         act = discrete_index(action, len(ACTION_NAMES))
         raw, reward, terminated, truncated, info = self.minigrid.step(act)
+        self._gate.close_if(terminated=bool(terminated), truncated=bool(truncated))
         self._last_action = act
         self._steps += 1
         info = dict(info)

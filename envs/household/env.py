@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, SupportsFloat
 
 from rewardgym.bounds import AT_LEAST_1, check_number
+from rewardgym.envs.conventions import check_options
 from rewardgym.envs.household.actions import ACTION_NAMES, N_ACTIONS, apply_action
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.expert import RULES, plan
@@ -101,16 +102,19 @@ class HouseholdEnv(HouseholdEngineEnv):
         this env's split, ``room`` a room id or name; whatever is not fixed is drawn from the
         seeded generator.
         """
+        chosen = check_options(options, self.option_keys, env=type(self).__name__)
         super().reset(seed=seed)
-        room = self._draw_start(options or {})
+        room = self._draw_start(chosen)
         self.world = World(self.layout, start_room=room)
         self._initial_world = self.world.copy()
         self._clear_episode()
         self._reference_plan = None
+        self._gate.open()
         return self._observe(), self._reset_info()
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Apply one action; an impossible one changes nothing and says why in ``info``."""
+        self._gate.check()
         act = discrete_index(action, N_ACTIONS)
         reason = apply_action(self.world, act)
         self._record(act, executed=not reason)
@@ -122,6 +126,7 @@ class HouseholdEnv(HouseholdEngineEnv):
             **goal,
         }
         truncated = not goal["success"] and self.steps >= self.max_steps
+        self._gate.close_if(terminated=goal["success"], truncated=truncated)
         return self._observe(), 1.0 if goal["success"] else 0.0, goal["success"], truncated, info
 
     def _observe(self) -> dict[str, Any]:

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.conventions import check_options
 from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
@@ -28,6 +28,7 @@ from rewardgym.envs.shopping.spaces import (
     session_observation,
     session_observation_fields,
 )
+from rewardgym.envs.spaces import discrete_index
 
 
 class ShopSessionEnv(gym.Env[dict[str, Any], str]):
@@ -158,16 +159,17 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a session: ``options={"session": i}`` picks the i-th of the split, else the seed."""
+        choice = check_options(options, ("session",), env=type(self).__name__).get("session")
         super().reset(seed=seed)
-        choice = (options or {}).get("session")
         if choice is None:
             position = int(self.np_random.integers(len(self.sessions)))
         else:
-            if not isinstance(choice, int | np.integer) or not 0 <= choice < len(self.sessions):
-                raise ValueError(
-                    f"options['session'] must be an int in [0, {len(self.sessions)}), got {choice!r}"
-                )
-            position = int(choice)
+            position = discrete_index(
+                choice,
+                len(self.sessions),
+                what=f"options['session'] (the {self.split!r} split has {len(self.sessions)} sessions)",
+                unit="session index",
+            )
         self._session = self.sessions[position]
         self._step = 0
         self._history = []

@@ -39,11 +39,21 @@ DENSE_INFO_KEY = "dense_reward"
 
 
 def default_dataset_id(env_id: str) -> str:
-    """A Minari dataset id for data from ``env_id``, e.g. ``rewardgym/household-v0``."""
+    """A Minari dataset id for data from ``env_id``, versioned as the env is.
+
+    Each env version has its own id (two versions' data must not share a name), so
+    ``rewardgym/Household-v1`` gives ``rewardgym/household-v1``; an id without a version gets
+    ``-v0``.
+
+    Example:
+        >>> default_dataset_id("rewardgym/Household-v0"), default_dataset_id("rewardgym/Household-v1")
+        ('rewardgym/household-v0', 'rewardgym/household-v1')
+    """
     name = env_id.split("/")[-1]
+    version = re.search(r"-v(\d+)$", name)
     name = re.sub(r"-v\d+$", "", name).lower()
     name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")
-    return f"rewardgym/{name}-v0"
+    return f"rewardgym/{name}-v{version.group(1) if version else 0}"
 
 
 def write_minari(

@@ -7,6 +7,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
+from rewardgym.envs.conventions import EpisodeGate, check_options
 from rewardgym.envs.spaces import discrete_index
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
 from rewardgym.envs.trajectories.dataset import DATASET_KIND, METADATA_FILE, TrajectoryDataset
@@ -94,6 +95,7 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
         source.close()
         self.episode_index = 0
         self.t = 0
+        self._gate = EpisodeGate(type(self).__name__)
 
     @property
     def episode(self) -> Episode:
@@ -109,8 +111,8 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start replaying episode ``options["episode"]`` or a random one."""
+        options = check_options(options, ("episode",), env=type(self).__name__)
         super().reset(seed=seed)
-        options = options or {}
         if "episode" in options:
             index = discrete_index(
                 options["episode"],
@@ -121,6 +123,7 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
         else:
             index = int(self.np_random.integers(len(self.dataset)))
         self.episode_index, self.t = index, 0
+        self._gate.open()
         ep = self.episode
         info = {
             "episode": index,
@@ -134,9 +137,9 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Advance one logged transition; the given ``action`` is only compared with the log."""
+        self._gate.check()
+        act = discrete_index(action, self._n_actions)
         ep = self.episode
-        if self.t >= len(ep):
-            raise RuntimeError("the replayed episode is over; call reset() before stepping again")
         t = self.t
         logged = int(ep.actions[t])
         self.t += 1
@@ -144,13 +147,14 @@ class TrajectoryReplayEnv(gym.Env[dict[str, Any], int]):
             "t": t,
             "logged_action": logged,
             "logged_action_name": self.dataset.action_names[logged],
-            "action_matches": discrete_index(action, self._n_actions) == logged,
+            "action_matches": act == logged,
             "executable": bool(ep.executable[t]),
             "expert": bool(ep.expert[t]),
             "success": ep.success and self.t == len(ep),
         }
         terminated = bool(ep.terminations[t])
         truncated = bool(ep.truncations[t]) or (self.t == len(ep) and not terminated)
+        self._gate.close_if(terminated=terminated, truncated=truncated)
         return ep.observation(self.t), float(ep.rewards[t]), terminated, truncated, info
 
     def render(self) -> str | None:  # type: ignore[override]

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.conventions import EpisodeGate, brief
 from rewardgym.envs.household.engine.actions import ActionTable
 from rewardgym.envs.household.engine.goals import Task
 from rewardgym.envs.household.engine.phrasing import Instruction
@@ -31,6 +32,8 @@ class HouseholdEngineEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
     instruction_drawn_first: ClassVar[bool] = False
     """Whether ``reset`` draws an instruction index even when ``options`` fix one (Household-v1
     does, so that fixing it leaves the later draws of the episode as they were)."""
+    option_keys: ClassVar[tuple[str, ...]] = ("task", "instruction", "room")
+    """The keys ``reset(options=...)`` accepts; any other is refused."""
     instruction_split: str
     world: World
     task: Task
@@ -63,6 +66,7 @@ class HouseholdEngineEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         self.instruction: Instruction = self._instructions(self.task.id)[0]
         self.instruction_index = 0
         self._obs: dict[str, Any] = {}
+        self._gate = EpisodeGate(type(self).__name__)
         self._clear_episode()
 
     def _clear_episode(self) -> None:
@@ -149,7 +153,7 @@ class HouseholdEngineEnv(HouseholdScene, gym.Env[dict[str, Any], int]):
         if isinstance(room, str):
             if room in rooms:
                 return rooms.index(room)
-            raise ValueError(f"unknown room {room!r}: use one of {rooms}")
+            raise ValueError(f"unknown room {brief(room)}: use one of {rooms}")
         return discrete_index(room, len(rooms), what="options['room']", unit="room id")
 
     def _advance_plan(self, action: int, executed: bool) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, TypeVar
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.household.engine.house import House
 from rewardgym.envs.spaces import discrete_index
 
@@ -133,7 +134,7 @@ def find_task_id(task: int | str, names: tuple[str, ...], house: House) -> int:
     if isinstance(task, str):
         if task in names:
             return names.index(task)
-        raise ValueError(f"unknown {house.label} task {task!r}: see {house.module}.TASK_NAMES")
+        raise ValueError(f"unknown {house.label} task {brief(task)}: see {house.module}.TASK_NAMES")
     return discrete_index(task, len(names), what=f"{house.label} task id", unit="task id")
 
 

@@ -16,6 +16,7 @@ from gymnasium import spaces
 
 from rewardgym.envs.household.engine.house import House
 from rewardgym.envs.household.engine.state import World
+from rewardgym.envs.spaces import SharedText
 
 TEXT_CHARSET = string.ascii_letters + string.digits + string.punctuation + " \n"
 TEXT_MAX_LENGTH = 4096
@@ -33,7 +34,7 @@ def observation_space(
     """The ``Dict`` observation space: text, the array fields, ``extra`` fields, task and instruction."""
     n = house.n_objects
     fields: dict[str, spaces.Space[Any]] = {
-        "text": spaces.Text(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
+        "text": SharedText(TEXT_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET),
         "visible": spaces.MultiBinary(n),
         "held": spaces.MultiBinary(n),
         "open": spaces.MultiBinary(n),

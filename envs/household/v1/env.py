@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, SupportsFloat
 
 from rewardgym.bounds import AT_LEAST_1, check_number
+from rewardgym.envs.conventions import brief, check_options
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
 from rewardgym.envs.household.v1.actions import (
     ACTION_NAMES,
@@ -39,16 +40,16 @@ from rewardgym.envs.spaces import discrete_index
 def _placements_option(value: dict[str, str], layout: str) -> dict[int, int]:
     if not isinstance(value, dict):
         raise ValueError(
-            f"options['placements']={value!r} is not a dict: map key object names to places"
+            f"options['placements']={brief(value)} is not a dict: map key object names to places"
         )
     out = {}
     for obj, place in value.items():
         if obj not in OBJECT_INDEX or OBJECT_INDEX[obj] not in PRIORS[layout]:
-            raise ValueError(f"options['placements'] names {obj!r}, which is not a key object")
+            raise ValueError(f"options['placements'] names {brief(obj)}, which is not a key object")
         places = {place_name(p): p for p, _ in PRIORS[layout][OBJECT_INDEX[obj]]}
         if place not in places:
             raise ValueError(
-                f"options['placements'][{obj!r}]={place!r} is not one of its plausible "
+                f"options['placements'][{obj!r}]={brief(place)} is not one of its plausible "
                 f"places in layout {layout!r}: {sorted(places)}"
             )
         out[OBJECT_INDEX[obj]] = places[place]
@@ -108,6 +109,7 @@ class HouseholdV1Env(HouseholdEngineEnv):
     world: World
     task: Task
     instruction_drawn_first = True
+    option_keys = ("task", "instruction", "room", "placements")
 
     def __init__(
         self,
@@ -156,8 +158,8 @@ class HouseholdV1Env(HouseholdEngineEnv):
         names to one of their plausible places (the others are drawn); whatever is not fixed
         is drawn from the seeded generator.
         """
+        options = check_options(options, self.option_keys, env=type(self).__name__)
         super().reset(seed=seed)
-        options = options or {}
         room = self._draw_start(options)
         self.placements = sample_placements(self.layout, self.np_random)
         self.placements.update(_placements_option(options.get("placements", {}), self.layout))
@@ -169,10 +171,12 @@ class HouseholdV1Env(HouseholdEngineEnv):
         info = self._reset_info(
             instruction_id=self.instruction.id, room=ROOMS[room], max_steps=self.max_steps
         )
+        self._gate.open()
         return self._observe(), info
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Apply one action; an impossible one changes nothing and says why in ``info``."""
+        self._gate.check()
         act = discrete_index(action, N_ACTIONS)
         code = apply_action(self.world, act)
         reason = reason_text(self.world, act, code)
@@ -191,6 +195,7 @@ class HouseholdV1Env(HouseholdEngineEnv):
         }
         terminated = goal["success"] or bool(self.failure)
         truncated = not terminated and self.steps >= self.max_steps
+        self._gate.close_if(terminated=terminated, truncated=truncated)
         return self._observe(), 1.0 if goal["success"] else 0.0, terminated, truncated, info
 
     def _observe(self) -> dict[str, Any]:

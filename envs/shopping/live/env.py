@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import spaces
 
+from rewardgym.envs.conventions import EpisodeGate, check_options
 from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.context import (
     CONTEXT_MODES,
@@ -30,8 +30,9 @@ from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopp
 from rewardgym.envs.shopping.synthetic.intents import Intent
 from rewardgym.envs.shopping.synthetic.pages import action_kind
 from rewardgym.envs.shopping.synthetic.persona import persona_text
+from rewardgym.envs.shopping.synthetic.variants import VariantName, store_variant
 from rewardgym.envs.shopping.synthetic.visit import Visit
-from rewardgym.envs.spaces import UnicodeText
+from rewardgym.envs.spaces import UnicodeText, discrete_index
 
 Opening = Literal["home", "first_step"]
 _INTENT_RANGE = 1 << 31
@@ -107,7 +108,9 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     ## Registered ids
     ``rewardgym/ShopStore-v0``: ``gym.make(id, store=StoreConfig(), intent_seed=None,
     shopper=None, opening="home", context="session", element_ids=False, persona=False)``. Intent ``i`` is visit ``i`` of the
-    store's catalogue seed. ``reset(options={"intent": i})`` picks it; otherwise, with
+    store's catalogue seed; ``store`` may name a variant of
+    :mod:`~rewardgym.envs.shopping.synthetic.variants` (``store="rank-by-rating"``), changed
+    from the default store. ``reset(options={"intent": i})`` picks intent ``i``; otherwise, with
     ``intent_seed`` set, the k-th reset (counting from 0 at construction, and again at every
     reset given a seed) takes ``intent_seed + k``; without it the index is drawn from the
     env's seeded random stream. ``shopper`` gives the behaviour
@@ -119,7 +122,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
 
     def __init__(
         self,
-        store: StoreConfig | None = None,
+        store: StoreConfig | VariantName | None = None,
         intent_seed: int | None = None,
         shopper: SyntheticShopperConfig | None = None,
         opening: Opening = "home",
@@ -140,6 +143,12 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if intent_seed is not None and not 0 <= intent_seed < _INTENT_RANGE:
             raise ValueError(f"intent_seed must lie in [0, 2**31), got {intent_seed}")
+        if isinstance(store, str):
+            store = store_variant(store)
+        elif store is not None and not isinstance(store, StoreConfig):
+            raise ValueError(
+                f"store must be a StoreConfig, a variant name or None, got {type(store).__name__}"
+            )
         self.store = store if store is not None else StoreConfig()
         self.shopper = shopper if shopper is not None else SyntheticShopperConfig()
         self.intent_seed = intent_seed
@@ -160,6 +169,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self._resets = 0
         self._steps = 0
         self._last_obs: dict[str, Any] | None = None
+        self._gate = EpisodeGate(type(self).__name__)
 
     @property
     def intent(self) -> Intent:
@@ -200,12 +210,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             "cart_size": len(self.visit.browser.cart),
         }
 
-    def _pick_intent(self, options: dict[str, Any] | None) -> int:
-        choice = (options or {}).get("intent")
+    def _pick_intent(self, options: dict[str, Any]) -> int:
+        choice = options.get("intent")
         if choice is not None:
-            if not isinstance(choice, int | np.integer) or not 0 <= choice < _INTENT_RANGE:
-                raise ValueError(f"options['intent'] must be an int in [0, 2**31), got {choice!r}")
-            return int(choice)
+            return discrete_index(choice, _INTENT_RANGE, what="options['intent']", unit="intent")
         if self.intent_seed is not None:
             return (self.intent_seed + self._resets - 1) % _INTENT_RANGE
         return int(self.np_random.integers(_INTENT_RANGE))
@@ -214,9 +222,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a visit: ``options={"intent": i}`` picks intent ``i`` (see the class docstring)."""
+        chosen = check_options(options, ("intent",), env=type(self).__name__)
         super().reset(seed=seed)
         self._resets = 1 if seed is not None else self._resets + 1
-        self.visit = Visit(self._pick_intent(options), store=self.store, shopper=self.shopper)
+        self.visit = Visit(self._pick_intent(chosen), store=self.store, shopper=self.shopper)
         opening = self.visit.truth()
         self.intent_text = opening.rationale
         self._steps = 0
@@ -224,6 +233,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             self.visit.act(opening.action, opening.rationale)
             self._steps = 1
         self._last_obs = self._observation()
+        self._gate.open()
         first = self.visit.truth()
         info = self._state_info()
         info.update(truth=first.action.truth_dict(), truth_rationale=first.rationale)
@@ -231,9 +241,9 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
 
     def step(self, action: str) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Carry out the agent's action in the store and score it against the shopper's choice."""
+        self._gate.check()
         visit = self.visit
-        if visit is None or visit.ended or self._last_obs is None:
-            raise gym.error.ResetNeeded("call reset() before step()")
+        assert visit is not None and self._last_obs is not None  # the gate opens only in reset
         text = action if isinstance(action, str) else str(action)
         parsed = parse_output(text)
         if self.element_ids:
@@ -257,6 +267,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self._steps += 1
         terminated = visit.ended
         truncated = not terminated and self._steps >= self.shopper.max_steps
+        self._gate.close_if(terminated=terminated, truncated=truncated)
         if not terminated:
             self._last_obs = self._observation()
         info = self._state_info()

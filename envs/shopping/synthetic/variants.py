@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Literal, get_args
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 
 VariantName = Literal[
@@ -67,7 +68,7 @@ def store_variant(name: str, base: StoreConfig | None = None) -> StoreConfig:
     """The store ``base`` (default: the replay corpus's) changed as variant ``name`` says."""
     change = VARIANTS.get(name)
     if change is None:
-        raise ValueError(f"unknown store variant {name!r}; choose one of {VARIANT_NAMES}")
+        raise ValueError(f"unknown store variant {brief(name)}; choose one of {VARIANT_NAMES}")
     return change(base if base is not None else StoreConfig())
 
 
