@@ -66,6 +66,7 @@ TINY: dict[str, tuple[list[str], str]] = {
         "largest action-type gap",
     ),
     "perf.grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
+    "perf.vector_envs": (["--num-envs", "2", "--steps", "3"], "async/sync"),
     "perf.learned_visits": (
         ["--size", "tiny", "--visits", "3", "--max-steps", "4", "--temperature", "0"],
         "greedy outputs identical in both runs: yes",
