@@ -21,6 +21,7 @@ import platform
 import shlex
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -86,8 +87,22 @@ def machine() -> dict[str, Any]:
     }
 
 
+def process_seconds() -> float | None:
+    """Seconds since this process started, as the OS records its start (None if unknown).
+
+    A suite's own timer starts after the imports and the command's checks; a results page's
+    wall time is what the user waited, so it counts from here.
+    """
+    import psutil
+
+    try:
+        return max(0.0, time.time() - psutil.Process().create_time())
+    except psutil.Error:
+        return None
+
+
 def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """Command line, argv, commit, machine and finishing time of this run (for ``meta``)."""
+    """Command line, argv, commit, machine, finishing time and process wall time (``meta``)."""
     argv = list(sys.argv if argv is None else argv)
     finished = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     return {
@@ -96,7 +111,8 @@ def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
         **git_commit(),
         **machine(),
         "finished_utc": finished.isoformat(),
+        "process_seconds": process_seconds(),
     }
 
 
-__all__ = ["command_line", "git_commit", "machine", "run_provenance"]
+__all__ = ["command_line", "git_commit", "machine", "process_seconds", "run_provenance"]

@@ -3,31 +3,49 @@
 Run: ``python -m rewardgym.benchmarks.record_results results/shop`` (``--help`` lists the
 config). Reads the run's ``results.json`` (its ``meta``: suite, preset, command, commit,
 machine, wall time, as :mod:`rewardgym.benchmarks.provenance` records them) and
-``results.md``, and writes ``docs/results/<suite>-<preset>.md``: the run's facts, its plots
-(copied to ``docs/results/<suite>-<preset>/``) and its tables as the suite printed them. A
-fact the run did not record is written as "not recorded", never guessed. The folder's
-``README.md`` is rewritten to list every page. Nothing is overwritten without
-``--overwrite``, and a file this script did not write is never replaced; every write is
-atomic. The README's benchmark figures are quoted from these pages
+``results.md``, and writes ``<docs>/<suite>-<preset>.md``: the run's facts, its plots
+(copied to ``<docs>/<suite>-<preset>/``) and its tables as the suite printed them. A fact the
+run did not record is written as "not recorded", never guessed. The folder's ``README.md`` is
+rewritten to list every page. The README's benchmark figures are quoted from these pages
 (``tests/test_readme_figures.py`` checks it).
+
+Everything in the run folder is untrusted input. It must carry the marker of a rewardgym suite
+output; every file read is a plain file (a symbolic link is refused, never followed); the
+suite comes from a closed set and the preset and page name are plain names (letters, digits,
+``.``, ``_``, ``-``), so a page and its folder are always direct children of ``--docs``.
+Nothing is overwritten without ``--overwrite``, and then only a page and a folder this script
+wrote; every write is atomic. Without ``--docs`` the pages go to ``docs/results`` of the
+current directory, and only when that is a rewardgym checkout. A mistake prints one line and
+exits 2.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
 import shutil
-from collections.abc import Mapping
+import stat
+import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import tyro
 
-from rewardgym.benchmarks.provenance import PACKAGE_ROOT
-from rewardgym.runtime import atomic_output, prepare_output, write_atomic, write_json_atomic
+from rewardgym.runtime import (
+    OWNER_FILE,
+    UserError,
+    absolute,
+    atomic_output,
+    owner,
+    prepare_output,
+    write_atomic,
+    write_json_atomic,
+)
 
-RESULTS_DIR = PACKAGE_ROOT / "docs" / "results"
-"""Where the recorded pages live in the repository."""
 PAGE_MARK = "<!-- rewardgym results page: written by benchmarks/record_results.py -->"
 """First line of every page this script writes (a file without it is never replaced)."""
 INDEX_MARK = "<!-- rewardgym results index: written by benchmarks/record_results.py -->"
@@ -35,10 +53,26 @@ OUTPUT_KIND = "results-page"
 FACTS = "facts.json"
 """The page's recorded facts, beside its plots (the index is built from them)."""
 NOT_RECORDED = "not recorded"
+SUITE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bench-shop": ("shop", ("results",)),
+    "bench-shop-sweep": ("shop", ("sweep",)),
+    "bench-shop-breakdown": ("shop", ("breakdown",)),
+    "bench-embodied": ("embodied", ("results", "tune")),  # tune: --mode tune
+    "bench-fidelity": ("fidelity", ("results",)),
+}
+"""Marker kind of each suite output a page records -> its suite and its results files' stems."""
+RECORDED_TUNE_PRESET = "quick"
+"""The preset of the recorded tune run (``docs/results/embodied-tune.md``, the embodied
+config's ``TUNE_COMMAND``): only a tune of this preset that is no smoke test gets that page's
+default name, ``embodied-tune``; any other tune lands on ``embodied-tune-<preset>``."""
+PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
+"""A page, preset or plot name: a direct child of a folder, never ``.``, ``..`` or a path."""
+MAX_BYTES = 256 * 2**20
+"""The largest run file read (results.json of the paper presets are a few MB)."""
 DESCRIPTION = (
-    "Write a results page of docs/results from one suite run's output folder: the command, "
-    "commit, machine and wall time the run recorded, its plots and its tables. An earlier page "
-    "is replaced only with --overwrite; a file this script did not write is never replaced."
+    "Write a results page from one suite run's output folder: the command, commit, machine "
+    "and wall time the run recorded, its plots and its tables. An earlier page is replaced "
+    "only with --overwrite, and only one this script wrote."
 )
 
 
@@ -48,10 +82,11 @@ class Config:
 
     run_dir: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="RUN-DIR")]
     """A suite's output folder (the --out of bench shop, bench embodied or bench fidelity)."""
-    docs: Path = RESULTS_DIR
-    """Folder of the results pages (default: docs/results of this checkout)."""
+    docs: Path | None = None
+    """Folder of the results pages (default: docs/results of the current directory, when it is
+    a rewardgym checkout)."""
     name: Annotated[str | None, tyro.conf.arg(metavar="NAME")] = None
-    """Page name (default: <suite>-<preset>, e.g. shop-quick)."""
+    """Page name, a plain name (default: <suite>-<preset>, e.g. shop-quick)."""
     suite: Annotated[str | None, tyro.conf.arg(metavar="SUITE")] = None
     """Suite name, for a results.json that does not record it (shop, embodied, fidelity)."""
     preset: Annotated[str | None, tyro.conf.arg(metavar="PRESET")] = None
@@ -71,68 +106,269 @@ class Config:
         )
 
 
-def _read_run(run: Path) -> tuple[dict[str, Any], str]:
-    results, tables = run / "results.json", run / "results.md"
-    for stem in ("tune", "sweep", "breakdown"):  # --mode tune, shop.sweep, shop.breakdown
-        if not results.exists() and (run / f"{stem}.json").exists():
-            results, tables = run / f"{stem}.json", run / f"{stem}.md"
+def plain_name(value: str, what: str) -> str:
+    """``value`` when it is a plain name (a direct child of a folder), else a ``UserError``."""
+    if not PLAIN_NAME.fullmatch(value) or value.lower() == "readme":
+        raise UserError(
+            f"{what} {value[:80]!r} is not a plain name: use 1-80 letters, digits, '.', '_' "
+            "or '-', starting with a letter or digit (no '/', no '..', not README)"
+        )
+    return value
+
+
+def default_docs(cwd: Path | None = None) -> Path:
+    """``docs/results`` of the current directory when it is a rewardgym checkout, else refused."""
+    here = absolute(cwd or Path.cwd())
+    try:
+        project = tomllib.loads((here / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        project = {}
+    table = project.get("project")
+    if not isinstance(table, dict) or table.get("name") != "rewardgym":
+        raise UserError(
+            f"no --docs given and {here} is not a rewardgym checkout (no pyproject.toml of "
+            "the rewardgym project): pass --docs DIR, the folder of the results pages"
+        )
+    return here / "docs" / "results"
+
+
+def _read_plain(path: Path) -> bytes:
+    """The bytes of ``path``, a plain file of the run (a link, a device or a FIFO is refused)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as err:
+        if isinstance(err, FileNotFoundError):
+            raise
+        kind = "a symbolic link" if path.is_symlink() else f"unreadable ({err.strerror})"
+        raise UserError(f"{path} is {kind}: a run's files are read only as plain files") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{path} is not a plain file: a run's files are read only as such")
+        if info.st_size > MAX_BYTES:
+            raise UserError(f"{path} holds {info.st_size:,} bytes, more than a run writes")
+        return handle.read()
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(_read_plain(path).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        problem = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        raise UserError(f"{path} is not valid JSON ({problem}); rerun the suite") from None
+
+
+def _run_kind(run: Path) -> str:
+    """The marker kind of the suite output ``run`` (refused without a suite's marker)."""
+    if not run.is_dir():
+        raise FileNotFoundError(
+            f"RUN-DIR {run} is not a folder: pass the --out folder of a finished suite run"
+        )
+    marker = run / OWNER_FILE
+    if not os.path.lexists(marker):
+        raise UserError(
+            f"{run} has no {OWNER_FILE}: it was not written by a rewardgym suite, so it is not "
+            "recorded; pass the --out folder of bench shop, bench embodied, bench fidelity, "
+            "shop sweep or shop breakdown"
+        )
+    found = _read_json(marker)
+    kind = found.get("kind") if isinstance(found, dict) else None
+    if kind not in SUITE_KINDS:
+        raise UserError(
+            f"{run} is a rewardgym {kind!r} output, not a suite run; a page records one of "
+            f"{', '.join(SUITE_KINDS)}"
+        )
+    return str(kind)
+
+
+def _read_run(run: Path, kind: str) -> tuple[str, dict[str, Any], dict[str, Any], str]:
+    """The results file's stem, its payload and ``meta``, and the tables of the run."""
+    stems = SUITE_KINDS[kind][1]
+    stem = next((s for s in stems if os.path.lexists(run / f"{s}.json")), stems[0])
+    results, tables = run / f"{stem}.json", run / f"{stem}.md"
     for path in (results, tables):
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise FileNotFoundError(
                 f"{path} is missing: pass the --out folder of a finished bench shop, bench "
                 "embodied (also --mode tune), bench fidelity or shop sweep run"
             )
-    try:
-        payload = json.loads(results.read_text(encoding="utf-8"))
-    except ValueError as error:
-        raise ValueError(f"{results} is not valid JSON ({error}); rerun the suite") from None
+    payload = _read_json(results)
     meta = payload.get("meta") if isinstance(payload, dict) else None
     if not isinstance(meta, dict):
-        raise ValueError(f"{results} has no 'meta' object; it was not written by a rewardgym suite")
-    return meta, tables.read_text(encoding="utf-8")
+        raise UserError(f"{results} has no 'meta' object; it was not written by a rewardgym suite")
+    try:
+        text = _read_plain(tables).decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{tables} is not UTF-8 text; rerun the suite") from None
+    return stem, payload, meta, text
 
 
-def _minutes(seconds: Any) -> str:
-    if not isinstance(seconds, int | float):
+def _typed(meta: Mapping[str, Any], key: str, types: tuple[type, ...], what: str) -> Any:
+    """``meta[key]`` when it is missing, null or of ``types``; any other value is refused."""
+    value = meta.get(key)
+    wrong = isinstance(value, bool) and bool not in types
+    if value is None or (isinstance(value, types) and not wrong):
+        return value
+    raise UserError(
+        f"meta.{key} of the run is {json.dumps(value)[:60]} ({type(value).__name__}), not "
+        f"{what}; it was not written by this rewardgym version: rerun the suite"
+    )
+
+
+def _text(meta: Mapping[str, Any], key: str) -> str | None:
+    value: str | None = _typed(meta, key, (str,), "text")
+    return value
+
+
+def _number(meta: Mapping[str, Any], key: str) -> float | None:
+    value = _typed(meta, key, (int, float), "a number")
+    return None if value is None else float(value)
+
+
+def _flag(meta: Mapping[str, Any], key: str) -> bool | None:
+    value: bool | None = _typed(meta, key, (bool,), "true or false")
+    return value
+
+
+def printable(text: str) -> str:
+    """``text`` on one line: a line break, tab or other control character shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def cell(text: str) -> str:
+    """``text`` safe in one Markdown table cell: one line, every ``|`` escaped."""
+    return printable(text).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """``text`` as an inline code span that no backtick inside it can close early."""
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _minutes(seconds: float | None) -> str:
+    if seconds is None:
         return NOT_RECORDED
+    if not math.isfinite(seconds) or seconds < 0:
+        return f"unknown (the run recorded {seconds:g} s)"
     return f"{seconds / 60:.1f} min ({seconds:.0f} s)"
 
 
+def _wall_time(meta: Mapping[str, Any]) -> str:
+    """From the process's start when recorded, else the suite's own timer, saying which."""
+    process, suite = _number(meta, "process_seconds"), _number(meta, "wall_seconds")
+    if process is not None or suite is None:
+        return _minutes(process)
+    shown = _minutes(suite)
+    return shown if shown.startswith("unknown") else f"{shown}, timed from the suite's start"
+
+
 def _machine(meta: Mapping[str, Any]) -> str:
-    cores = meta.get("cpu_count")
+    cores = _typed(meta, "cpu_count", (int,), "a count")
+    usable = _typed(meta, "cpu_usable", (int,), "a count")
+    cuda, gpu = _flag(meta, "cuda_available"), _text(meta, "gpu")
+    extras = [_text(meta, "platform"), _text(meta, "python"), _text(meta, "torch")]
     if cores is None:
         return NOT_RECORDED
-    usable = meta.get("cpu_usable")
     text = f"{cores} CPU cores" + (f" ({usable} usable)" if usable not in (None, cores) else "")
-    cuda = meta.get("cuda_available")
     if cuda is None:
         text += ", GPU not recorded"
     else:
-        text += f", GPU: {meta.get('gpu') or 'yes'}" if cuda else ", no GPU"
-    extras = [
-        meta.get("platform"),
-        f"Python {meta['python']}" if meta.get("python") else None,
-        f"torch {meta['torch']}" if meta.get("torch") else None,
-    ]
-    return "; ".join([text, *(e for e in extras if e)])
+        text += f", GPU: {gpu or 'yes'}" if cuda else ", no GPU"
+    platform, python, torch = extras
+    parts = [platform, f"Python {python}" if python else None, f"torch {torch}" if torch else None]
+    return "; ".join([text, *(p for p in parts if p)])
 
 
 def _commit(meta: Mapping[str, Any]) -> str:
-    commit = meta.get("git_commit")
+    commit, dirty = _text(meta, "git_commit"), _flag(meta, "git_dirty")
     if not commit:
         return NOT_RECORDED
-    dirty = meta.get("git_dirty")
     state = {True: " plus uncommitted changes", False: "", None: " (changes not recorded)"}
-    return f"`{commit[:12]}`{state[dirty]}"
+    return f"{_code(commit[:12])}{state[dirty]}"
 
 
 def _phases(meta: Mapping[str, Any]) -> str:
-    phases = meta.get("phase_seconds") or meta.get("timings_seconds")
-    if not isinstance(phases, dict) or not phases:
+    key = "phase_seconds" if meta.get("phase_seconds") is not None else "timings_seconds"
+    phases = _typed(meta, key, (dict,), "an object of seconds")
+    if not phases:
         return NOT_RECORDED
-    return ", ".join(
-        f"{k} {v:.1f} s" for k, v in phases.items() if isinstance(v, int | float) and k != "total"
-    )
+    shown = []
+    for name, value in phases.items():
+        if name == "total" or isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            shown.append(f"{name} {value:.1f} s" if math.isfinite(value) else f"{name} unknown")
+        elif value is not None and not isinstance(value, dict):  # nested groups are not shown
+            raise UserError(
+                f"meta.{key}.{name} of the run is {json.dumps(value)[:60]}, not seconds"
+            )
+    return ", ".join(shown) or NOT_RECORDED
+
+
+def _missing_candidates(meta: Mapping[str, Any]) -> list[str]:
+    missing = _typed(meta, "candidates_missing", (list,), "a list of candidate names")
+    if missing and not all(isinstance(name, str) for name in missing):
+        raise UserError("meta.candidates_missing of the run holds a name that is not text")
+    return list(missing or [])
+
+
+def _kind(meta: Mapping[str, Any], tune: bool) -> str:
+    smoke = _flag(meta, "smoke_test")
+    if smoke is None:
+        kind = NOT_RECORDED
+    elif smoke:
+        kind = "smoke test of the plumbing" + (" (a tune run)" if tune else "") + ", not a result"
+    else:
+        kind = (
+            "tune on the validation split: it chooses settings, not a result" if tune else "result"
+        )
+    missing = _missing_candidates(meta)
+    if missing:
+        kind = f"unfinished: the run stopped before candidates {', '.join(missing)}; {kind}"
+    return kind
+
+
+def facts(
+    meta: Mapping[str, Any], suite: str, preset: str, *, tune: bool = False
+) -> dict[str, str]:
+    """The page's facts as displayed: kind, command, commit, machine, wall time, phases, date."""
+    command = _text(meta, "command")
+    return {
+        "suite": suite,
+        "preset": preset,
+        "kind": _kind(meta, tune),
+        "command": _code(printable(command)) if command else NOT_RECORDED,
+        "commit": _commit(meta),
+        "machine": _machine(meta),
+        "wall time": _wall_time(meta),
+        "phases": _phases(meta),
+        "finished (UTC)": _text(meta, "finished_utc") or NOT_RECORDED,
+    }
+
+
+def render_page(shown: Mapping[str, str], tables: str, plots: list[str], folder: str) -> str:
+    """The Markdown page: title, the run's facts, its plots and its tables."""
+    lines = [
+        PAGE_MARK,
+        "",
+        f"# Recorded results: bench {cell(shown['suite'])}, preset `{cell(shown['preset'])}`",
+        "",
+        "One recorded run; regenerate this page with "
+        "`python -m rewardgym.benchmarks.record_results OUT --overwrite` from the run's "
+        "`--out` folder rather than editing it.",
+        "",
+        "| fact | value |",
+        "|---|---|",
+        *(f"| {k} | {cell(v)} |" for k, v in shown.items() if k not in ("suite", "preset")),
+    ]
+    if plots:
+        lines += ["", "## Plots", ""]
+        lines += [f"![{Path(p).stem}]({folder}/{p})" for p in plots]
+    lines += ["", "## Tables (the run's results.md)", "", _demote(tables), ""]
+    return "\n".join(lines)
 
 
 def _demote(markdown: str) -> str:
@@ -147,52 +383,20 @@ def _demote(markdown: str) -> str:
     return "\n".join(lines).strip()
 
 
-def facts(meta: Mapping[str, Any], suite: str, preset: str) -> dict[str, str]:
-    """The page's facts as displayed: command, commit, machine, wall time, phases, date."""
-    command = meta.get("command")
-    smoke = meta.get("smoke_test")
-    kind = NOT_RECORDED if smoke is None else "smoke test of the plumbing, not a result"
-    kind = "result" if smoke is False else kind
-    return {
-        "suite": suite,
-        "preset": preset,
-        "kind": kind,
-        "command": f"`{command}`" if command else NOT_RECORDED,
-        "commit": _commit(meta),
-        "machine": _machine(meta),
-        "wall time": _minutes(meta.get("wall_seconds")),
-        "phases": _phases(meta),
-        "finished (UTC)": str(meta.get("finished_utc") or NOT_RECORDED),
-    }
-
-
-def render_page(shown: Mapping[str, str], tables: str, plots: list[str], folder: str) -> str:
-    """The Markdown page: title, the run's facts, its plots and its tables."""
-    lines = [
-        PAGE_MARK,
-        "",
-        f"# Recorded results: bench {shown['suite']}, preset `{shown['preset']}`",
-        "",
-        "One recorded run; regenerate this page with "
-        "`python -m rewardgym.benchmarks.record_results OUT --overwrite` from the run's "
-        "`--out` folder rather than editing it.",
-        "",
-        "| fact | value |",
-        "|---|---|",
-        *(f"| {k} | {v} |" for k, v in shown.items() if k not in ("suite", "preset")),
-    ]
-    if plots:
-        lines += ["", "## Plots", ""]
-        lines += [f"![{Path(p).stem}]({folder}/{p})" for p in plots]
-    lines += ["", "## Tables (the run's results.md)", "", _demote(tables), ""]
-    return "\n".join(lines)
+def _first_line(path: Path) -> str | None:
+    """The first line of ``path`` (None when it is absent); a link or a folder is refused."""
+    if not os.path.lexists(path):
+        return None
+    if path.is_symlink() or not path.is_file():
+        raise FileExistsError(f"{path} is not a plain file; nothing is replaced: choose --docs")
+    return path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0].strip()
 
 
 def _owned_page(path: Path, overwrite: bool) -> None:
-    if not path.exists():
+    first = _first_line(path)
+    if first is None:
         return
-    first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
-    if first.strip() != PAGE_MARK:
+    if first != PAGE_MARK:
         raise FileExistsError(
             f"{path} exists and was not written by record_results (its first line is not the "
             "page marker); nothing is replaced: choose another --name or --docs"
@@ -201,15 +405,25 @@ def _owned_page(path: Path, overwrite: bool) -> None:
         raise FileExistsError(f"{path} holds an earlier recording; pass --overwrite to replace it")
 
 
+def _owned_index(docs: Path) -> None:
+    first = _first_line(docs / "README.md")
+    if first is not None and first != INDEX_MARK:
+        raise FileExistsError(
+            f"{docs / 'README.md'} was not written by record_results; it is left as is"
+        )
+
+
 def render_index(docs: Path) -> str:
     """``README.md`` of the results folder: one line per recorded page."""
     entries = []
     for path in sorted(docs.glob("*/" + FACTS)):
+        page = path.parent.name + ".md"
+        if not PLAIN_NAME.fullmatch(path.parent.name) or path.is_symlink():
+            continue
         try:
             shown = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
             continue
-        page = path.parent.name + ".md"
         if (docs / page).is_file() and isinstance(shown, dict):
             entries.append({"page": page, **shown})
     lines = [
@@ -236,27 +450,57 @@ def render_index(docs: Path) -> str:
             "| page | kind | command | commit | machine | wall time |",
             "|---|---|---|---|---|---|",
         ]
+        columns = ("kind", "command", "commit", "machine", "wall time")
         for e in entries:
-            lines.append(
-                f"| [{e['page']}]({e['page']}) | {e.get('kind', '')} | {e.get('command', '')} "
-                f"| {e.get('commit', '')} | {e.get('machine', '')} | {e.get('wall time', '')} |"
-            )
+            values = [cell(e[c]) if isinstance(e.get(c), str) else "" for c in columns]
+            lines.append(f"| [{e['page']}]({e['page']}) | " + " | ".join(values) + " |")
     return "\n".join(lines) + "\n"
 
 
 def write_index(docs: Path) -> Path:
     """Rewrite ``docs/README.md`` (refusing one this script did not write)."""
-    path = docs / "README.md"
-    if path.exists():
-        first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
-        if first.strip() != INDEX_MARK:
-            raise FileExistsError(f"{path} was not written by record_results; it is left as is")
-    return write_atomic(path, render_index(docs))
+    _owned_index(docs)
+    return write_atomic(docs / "README.md", render_index(docs))
+
+
+def _plots(run: Path) -> list[str]:
+    """The run's ``*.png`` plots, each a plain file with a plain name (anything else refused)."""
+    plots = []
+    for path in sorted(run.glob("*.png")):
+        plain_name(path.name, f"plot {run / path.name}:")
+        if path.is_symlink() or not path.is_file():
+            raise UserError(
+                f"{path} is not a plain file (a symbolic link?): a run's plots are copied only "
+                "as plain files; replace it by the plot itself"
+            )
+        plots.append(path.name)
+    return plots
+
+
+def _copy_plain(source: Path, target: Path) -> None:
+    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as src, target.open("wb") as dst:
+        shutil.copyfileobj(src, dst)
+
+
+def _page_name(
+    suite: str, preset: str, stem: str, payload: Mapping[str, Any], meta: Mapping[str, Any]
+) -> str:
+    """The default page name: ``<suite>-<preset>``, and for a tune ``embodied-tune[-<preset>]``."""
+    if stem != "tune":
+        return f"{suite}-{preset}"
+    config = payload.get("config")
+    tuned = config.get("name") if isinstance(config, dict) else None
+    if not isinstance(tuned, str):
+        raise UserError("the tune run records no preset in config.name; pass --name for its page")
+    tuned = plain_name(tuned, "config.name of the tune run")
+    recorded = tuned == RECORDED_TUNE_PRESET and _flag(meta, "smoke_test") is False
+    return f"{suite}-tune" if recorded else f"{suite}-tune-{tuned}"
 
 
 def record(
-    run: Path,
-    docs: Path = RESULTS_DIR,
+    run: str | os.PathLike[str],
+    docs: str | os.PathLike[str] | None = None,
     *,
     name: str | None = None,
     suite: str | None = None,
@@ -264,32 +508,88 @@ def record(
     overwrite: bool = False,
 ) -> Path:
     """Write ``docs/<name>.md`` and ``docs/<name>/`` (plots, facts) from the run folder ``run``."""
-    meta, tables = _read_run(Path(run))
-    suite = suite or meta.get("suite")
-    preset = preset or meta.get("preset")
-    if not suite or not preset:
-        raise ValueError(
-            f"{Path(run) / 'results.json'} records no suite or preset in 'meta'; "
+    run = absolute(run)
+    kind = _run_kind(run)
+    stem, payload, meta, tables = _read_run(run, kind)
+    own_suite = SUITE_KINDS[kind][0]
+    recorded_suite = _text(meta, "suite")
+    for given, where in ((suite, "--suite"), (recorded_suite, "meta.suite")):
+        if given is not None and given != own_suite:
+            raise UserError(
+                f"{where} {given[:40]!r} does not match the run: {run} is a {kind} output "
+                f"(suite {own_suite!r})"
+            )
+    where = "--preset" if preset else "meta.preset"
+    preset = preset or _text(meta, "preset")
+    if not preset:
+        raise UserError(
+            f"{run / (stem + '.json')} records no suite or preset in 'meta'; "
             "pass --suite and --preset"
         )
-    name = name or f"{suite}-{preset}"
+    preset = plain_name(preset, where)
+    name = (
+        plain_name(name, "--name") if name else _page_name(own_suite, preset, stem, payload, meta)
+    )
+    plain_name(name, "the page name")
+    shown = facts(meta, own_suite, preset, tune=stem == "tune")
+    plots = _plots(run)
+    docs = absolute(docs) if docs is not None else default_docs()
+    if docs.exists() and not docs.is_dir():
+        raise NotADirectoryError(f"--docs {docs} is a file; name the folder of the results pages")
     page, folder = docs / f"{name}.md", docs / name
+    if folder == run or folder in run.parents:
+        raise UserError(f"{run} lies inside {folder}, the page's own folder; record it elsewhere")
+    if folder.is_symlink():
+        raise FileExistsError(f"{folder} is a symbolic link; nothing is replaced: choose --docs")
+    if (
+        folder.is_dir()
+        and any(folder.iterdir())
+        and (owner(folder) or {}).get("kind") != OUTPUT_KIND
+    ):
+        raise FileExistsError(
+            f"{folder} exists and is not a page folder record_results wrote; nothing is "
+            "replaced: choose another --name or --docs"
+        )
     _owned_page(page, overwrite)
+    _owned_index(docs)
     prepare_output(folder, OUTPUT_KIND, overwrite=overwrite)
-    shown = facts(meta, str(suite), str(preset))
-    plots = sorted(p.name for p in Path(run).glob("*.png") if p.is_file())
     with atomic_output(folder, OUTPUT_KIND, overwrite=overwrite) as tmp:
         for plot in plots:
-            shutil.copyfile(Path(run) / plot, tmp / plot)
+            _copy_plain(run / plot, tmp / plot)
         write_json_atomic(tmp / FACTS, shown)
     write_atomic(page, render_page(shown, tables, plots, name))
     write_index(docs)
     return page
 
 
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the arguments, write the page and print where it went (a mistake: one line, exit 2)."""
+    from rewardgym.cli import USER_ERRORS, refuse
+
+    prog = "python -m rewardgym.benchmarks.record_results"
+    config = tyro.cli(Config, args=argv, prog=prog, description=DESCRIPTION)
+    try:
+        page = config.run()
+    except USER_ERRORS as err:
+        refuse(prog, err)
+    print(f"results page: {page}")
+
+
 if __name__ == "__main__":
-    config = tyro.cli(Config, description=DESCRIPTION)
-    print(f"results page: {config.run()}")
+    main()
 
 
-__all__ = ["RESULTS_DIR", "Config", "facts", "record", "render_index", "render_page"]
+__all__ = [
+    "PLAIN_NAME",
+    "SUITE_KINDS",
+    "Config",
+    "cell",
+    "default_docs",
+    "facts",
+    "main",
+    "plain_name",
+    "printable",
+    "record",
+    "render_index",
+    "render_page",
+]

@@ -137,6 +137,8 @@ class Sweep:
         self.rows: list[dict[str, Any]] = []
         self.lookups: list[dict[str, Any]] = []
         self.started = time.perf_counter()
+        self.planned: list[str] = []
+        """Every chosen candidate's name: a page of a stopped sweep names those without rows."""
 
     def data(self, config: BenchConfig) -> SuiteData:
         """The suite's splits for the candidate's training sessions (read once per size)."""
@@ -309,6 +311,9 @@ class Sweep:
             "preset": f"sweep-{self.args.preset}",
             "wall_seconds": time.perf_counter() - self.started,
             "candidates_done": len({row["candidate"] for row in self.rows}),
+            "candidates_missing": [
+                n for n in self.planned if n not in {row["candidate"] for row in self.rows}
+            ],
             "smoke_test": self.args.preset == "tiny",  # a toy size: plumbing, not a result
             **run_provenance(),
         }
@@ -393,6 +398,7 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
     """Run every chosen candidate and the lookup on the validation split; write and return results."""
     sweep = Sweep(args, Path(args.out), data, progress)
     chosen = sweep.candidates()  # a typo fails before the output is claimed
+    sweep.planned = [name for name, _, _ in chosen]
     sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
     sizes = {config.train_sessions: config for *_, config in chosen}
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]

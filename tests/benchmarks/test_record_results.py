@@ -12,12 +12,14 @@ import pytest
 
 from rewardgym.benchmarks.provenance import command_line, run_provenance
 from rewardgym.benchmarks.record_results import PAGE_MARK, record
+from rewardgym.runtime import mark_output
 
 TABLES = "# bench shop (tiny)\n\n## Protocol: natural\n\n| method | exact % |\n|---|---|\n| sft | 41.6 |\n"
 
 
-def _run_folder(root: Path, meta: dict[str, object]) -> Path:
+def _run_folder(root: Path, meta: dict[str, object], kind: str = "bench-shop") -> Path:
     root.mkdir(parents=True)
+    mark_output(root, kind)
     (root / "results.json").write_text(json.dumps({"meta": meta, "rows": []}))
     (root / "results.md").write_text(TABLES)
     (root / "results.png").write_bytes(b"\x89PNG fake plot")
@@ -52,6 +54,7 @@ def test_page_holds_command_commit_machine_wall_time_tables_and_plots(tmp_path: 
         **run_provenance(
             ["rewardgym", "bench", "shop", "--preset", "tiny", "--out", "results/shop"]
         ),
+        "process_seconds": 85.0,  # this test's process has run for longer than the "run"
     }
     run = _run_folder(tmp_path / "run", meta)
     docs = tmp_path / "docs"
@@ -78,7 +81,7 @@ def test_page_holds_command_commit_machine_wall_time_tables_and_plots(tmp_path: 
 
 
 def test_unrecorded_facts_say_so_and_user_files_are_kept(tmp_path: Path) -> None:
-    run = _run_folder(tmp_path / "run", {"suite": "fidelity", "preset": "tiny"})
+    run = _run_folder(tmp_path / "run", {"suite": "fidelity", "preset": "tiny"}, "bench-fidelity")
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "fidelity-tiny.md").write_text("my own notes\n")
@@ -91,8 +94,9 @@ def test_unrecorded_facts_say_so_and_user_files_are_kept(tmp_path: Path) -> None
 
 
 def test_a_folder_without_results_names_what_is_missing(tmp_path: Path) -> None:
+    mark_output(tmp_path / "empty", "bench-shop")
     with pytest.raises(FileNotFoundError, match=r"results\.json is missing"):
-        record(tmp_path, tmp_path / "docs")
+        record(tmp_path / "empty", tmp_path / "docs")
     run = _run_folder(tmp_path / "run", {"wall_seconds": 3.0})
     with pytest.raises(ValueError, match="--suite and --preset"):
         record(run, tmp_path / "docs")
