@@ -9,8 +9,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rewardgym.bounds import strict_json, undefined_as_null
-
 
 def _cell(value: Any, digits: int, undefined: str) -> str:
     if isinstance(value, float):
@@ -52,8 +50,9 @@ def write_results(
 ) -> None:
     """Write ``results.json`` (meta + rows), ``results.csv`` (rows) and ``results.md`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    payload = undefined_as_null({"meta": dict(meta), "rows": list(rows)})
-    (out / "results.json").write_text(strict_json(payload, out / "results.json", indent=2))
+    (out / "results.json").write_text(
+        json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=2)
+    )
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)

@@ -11,6 +11,7 @@ model in :mod:`~rewardgym.envs.shopping.synthetic.shopper` only decides.
 from __future__ import annotations
 
 import random
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ class Outcome:
     """The pid of the product page the action opened, if it opened one."""
     order_total: float | None = None
     """The amount of the order the action placed, if it placed one."""
+    wait: float = 0.0
+    """Seconds the store took to show the page the action asked for (a slow search)."""
 
 
 @dataclass(slots=True)
@@ -89,6 +92,29 @@ def price_caps(category: str | None) -> tuple[float, ...]:
     return tuple(c for c in _PRICE_CAPS if low * 1.3 < c < high * 0.9)[:3]
 
 
+def picked(kind: str, seed: int, pid: int, share: float) -> bool:
+    """Whether product ``pid`` of catalogue ``seed`` is among the ``share`` that ``kind`` (sale, stock) marks; a fixed hash, no random stream."""
+    return share > 0 and zlib.crc32(f"{kind}:{seed}:{pid}".encode()) < share * 2**32
+
+
+def display_for(catalogue: Catalogue, config: StoreConfig) -> pages.Display:
+    """How a store with ``config`` presents ``catalogue``'s products (the pids on sale and out of stock included)."""
+    seed = config.catalogue_seed
+
+    def marked(kind: str, share: float) -> frozenset[int]:
+        if share <= 0:
+            return frozenset()
+        return frozenset(p.pid for p in catalogue.products if picked(kind, seed, p.pid, share))
+
+    return pages.Display(
+        images=config.listing_images,
+        ratings=config.show_ratings,
+        tax_included=config.tax_in_price and config.tax_rate > 0,
+        sale=marked("sale", config.sale_share),
+        sold_out=marked("stock", config.out_of_stock_share),
+    )
+
+
 def _ranked(products: tuple[Product, ...], ranking: str) -> tuple[Product, ...]:
     if ranking == "rating":
         return tuple(sorted(products, key=lambda p: (-p.rating, p.pid)))
@@ -103,6 +129,7 @@ class Browser:
     def __init__(self, catalogue: Catalogue, config: StoreConfig) -> None:
         self.catalogue = catalogue
         self.config = config
+        self.display = display_for(catalogue, config)
         self.per_page = config.results_per_page
         self.results: ResultList | None = None
         self.results_serial = 0
@@ -112,6 +139,8 @@ class Browser:
         self.cart: list[tuple[Product, str]] = []
         self.promo: str | None = None
         self.order_total = ""
+        self.charges = (0.0, 0.0, 0.0)
+        """Items subtotal, shipping and tax of the checkout page shown last."""
         self.kind = "home"
         self.html = ""
         self.meta: dict[str, Any] = {}
@@ -141,9 +170,18 @@ class Browser:
         self.results_serial += 1
         self.show_results()
 
+    def on_sale(self, product: Product) -> bool:
+        """Whether ``product`` is shown with a sale badge."""
+        return product.pid in self.display.sale
+
+    def in_stock(self, product: Product) -> bool:
+        """Whether ``product`` can be ordered (it is not shown as out of stock)."""
+        return product.pid not in self.display.sold_out
+
     def open_query(self, query: str) -> None:
         """Run ``query`` through the search engine and show the first results page."""
         found = self.catalogue.search(query)
+        suggestion = found.suggestion if self.config.spelling_suggestions else None
         self._new_results(
             ResultList(
                 heading=f'Results for "{query}"',
@@ -151,7 +189,7 @@ class Browser:
                 url=f"/search?q={quote_plus(query)}",
                 found=_ranked(found.products, self.config.ranking),
                 category=found.category,
-                suggestion=found.suggestion,
+                suggestion=suggestion,
             )
         )
 
@@ -204,6 +242,8 @@ class Browser:
             active=res.active(),
             cart_count=len(self.cart),
             sorts="sort" in filters,
+            display=self.display,
+            search_seconds=self.config.search_delay if res.query else 0.0,
         )
         self.targets = {
             **{pages.brand_filter_name(b): ("brand", b) for b in brands},
@@ -212,7 +252,7 @@ class Browser:
             **{
                 pages.product_name(i, part): product
                 for i, product in enumerate(visible, start=1)
-                for part in ("title", "image")
+                for part in (("title", "image") if self.display.images else ("title",))
             },
         }
         suffix = "".join(f"&f={quote_plus(a)}" for a in res.active())
@@ -234,6 +274,7 @@ class Browser:
             colour=self.colour,
             size=self.size,
             cart_count=len(self.cart),
+            display=self.display,
         )
         colours = product.colours if len(product.colours) > 1 else ()
         self.targets = {
@@ -246,7 +287,9 @@ class Browser:
         """Show the open product's reviews."""
         assert self.product is not None
         self.targets = {}
-        html = pages.render_reviews(self.product, query=self.query, cart_count=len(self.cart))
+        html = pages.render_reviews(
+            self.product, query=self.query, cart_count=len(self.cart), display=self.display
+        )
         self._show("reviews", html, f"/product/{self.product.pid}/reviews")
 
     def add_open_product(self) -> None:
@@ -264,13 +307,16 @@ class Browser:
         self._show("cart", pages.render_cart(tuple(self.cart), query=self.query), "/cart")
 
     def show_checkout(self) -> None:
-        """Show checkout: free shipping from the store's threshold, the promo discount if a code was applied."""
+        """Show checkout: free shipping from the store's threshold, the promo discount if a code was applied, tax unless prices include it."""
         config, items = self.config, tuple(self.cart)
         subtotal = sum(p.price for p, _ in items)
         shipping = 0.0 if subtotal >= config.free_shipping_over else config.shipping_fee
         rate = config.promo_discount
-        self.order_total = f"${pages.order_total(items, shipping, self.promo, rate):.2f}"
-        html = pages.render_checkout(items, shipping=shipping, promo=self.promo, rate=rate)
+        tax_rate = 0.0 if config.tax_in_price else config.tax_rate
+        tax = pages.sales_tax(items, self.promo, rate, tax_rate) if tax_rate else 0.0
+        self.charges = (subtotal, shipping, tax)
+        self.order_total = f"${pages.order_total(items, shipping, self.promo, rate, tax):.2f}"
+        html = pages.render_checkout(items, shipping=shipping, promo=self.promo, rate=rate, tax=tax)
         self.targets = {}
         self._show("checkout", html, "/checkout")
 
@@ -306,7 +352,7 @@ class Browser:
             return Outcome(False, kind, f"nothing typed into {name!r}")
         if name == pages.SEARCH_INPUT:
             self.open_query(text)
-            return Outcome(True, kind, f"searched for {text!r}")
+            return Outcome(True, kind, f"searched for {text!r}", wait=self.config.search_delay)
         if text.strip().upper() not in {c.upper() for c in self.config.promo_codes}:
             self.show_checkout()
             return Outcome(True, kind, f"promo code {text!r} refused")
@@ -324,6 +370,7 @@ class Browser:
             if not self.query:
                 return Outcome(False, kind, "the search box is empty: type_and_submit a query")
             self.open_query(self.query)
+            return Outcome(True, kind, f"clicked {name!r}", wait=self.config.search_delay)
         elif name.startswith("category_") and name.removeprefix("category_") in CATEGORY_BY_KEY:
             self.open_category(name.removeprefix("category_"))
         elif isinstance(target, Product):
@@ -363,7 +410,8 @@ class Browser:
             res.page = max(1, res.page - 1)
         elif name == "did_you_mean" and res.suggestion:
             self.open_query(res.suggestion)
-            return Outcome(True, kind, f"searched for {res.suggestion!r}")
+            note = f"searched for {res.suggestion!r}"
+            return Outcome(True, kind, note, wait=self.config.search_delay)
         else:
             return Outcome(False, kind, f"{name!r} does nothing on this results page")
         self.show_results()
@@ -389,4 +437,4 @@ class Browser:
         return Outcome(True, kind, f"clicked {name!r}")
 
 
-__all__ = ["Browser", "Outcome", "ResultList", "price_caps"]
+__all__ = ["Browser", "Outcome", "ResultList", "display_for", "picked", "price_caps"]

@@ -56,6 +56,22 @@ class StoreConfig:
     """Orders whose items cost at least this ship free."""
     shipping_fee: float = 5.99
     """Shipping charged below ``free_shipping_over``."""
+    tax_rate: float = 0.0
+    """Sales tax on the items' price (0.08 = 8%); none in the replay corpus's store."""
+    tax_in_price: bool = False
+    """Show every price with the tax included (what is listed is what is paid) instead of adding it at checkout."""
+    sale_share: float = 0.0
+    """Share of products whose listing and page show a "Sale" badge over a struck-through, higher "was" price; the price charged is unchanged."""
+    out_of_stock_share: float = 0.0
+    """Share of products that are out of stock: listed as such, and their page has no cart or buy button."""
+    search_delay: float = 0.0
+    """Seconds a search takes to show its results; a delay is printed beside the result count, as search engines print their time."""
+    listing_images: bool = True
+    """Whether every results listing has an image link beside its title."""
+    show_ratings: bool = True
+    """Whether listings, product and reviews pages show the star rating and the number of ratings (the reviews themselves stay readable)."""
+    spelling_suggestions: bool = True
+    """Whether a query with a typo gets a "Did you mean" link."""
 
     def __post_init__(self) -> None:
         _check_catalogue("StoreConfig", self.products_per_category, self.results_per_page)
@@ -75,6 +91,14 @@ class StoreConfig:
         if not 0.0 <= self.promo_discount < 1.0:
             raise ValueError(
                 f"StoreConfig.promo_discount must lie in [0, 1) (got {self.promo_discount})"
+            )
+        for name in ("tax_rate", "sale_share", "out_of_stock_share"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"StoreConfig.{name} must lie in [0, 1] (got {value})")
+        if not (math.isfinite(self.search_delay) and self.search_delay >= 0):
+            raise ValueError(
+                f"StoreConfig.search_delay must be a finite number of seconds >= 0 (got {self.search_delay})"
             )
         if not (
             math.isfinite(self.free_shipping_over)

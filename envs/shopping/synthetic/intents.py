@@ -84,15 +84,29 @@ def missing_features(product: Product, intent: Intent) -> tuple[str, ...]:
     return tuple(f for f in intent.must if f not in product.features)
 
 
-def rejection_reason(product: Product, intent: Intent) -> str | None:
-    """Why the shopper turns ``product`` down (``feature``, ``price``, ``rating``, ``brand``), or None."""
+PRICE_SLACK = 1.05
+"""A product may cost this much of the budget before the shopper turns it down for its price."""
+SALE_PRICE_SLACK = 1.15
+"""The same for a product shown on sale: a deal framed against a higher "was" price stretches the budget
+(reference-price effect; Thaler 1985, "Mental accounting and consumer choice")."""
+
+
+def rejection_reason(
+    product: Product, intent: Intent, *, on_sale: bool = False, rating_known: bool = True
+) -> str | None:
+    """Why the shopper turns ``product`` down (``feature``, ``price``, ``rating``, ``brand``), or None.
+
+    ``on_sale``: the page shows a sale badge (the budget stretches to :data:`SALE_PRICE_SLACK`);
+    ``rating_known``: the shopper has seen the product's rating (the store shows it, or it
+    read the reviews), without which it cannot reject for the rating.
+    """
     if product.category != intent.category:
         return "category"
     if missing_features(product, intent):
         return "feature"
-    if product.price > intent.budget * 1.05:
+    if product.price > intent.budget * (SALE_PRICE_SLACK if on_sale else PRICE_SLACK):
         return "price"
-    if product.rating < intent.min_rating:
+    if rating_known and product.rating < intent.min_rating:
         return "rating"
     if (
         intent.brand is not None
@@ -116,8 +130,8 @@ def utility(product: Product, intent: Intent) -> float:
     return score
 
 
-def perceived_utility(product: Product, intent: Intent) -> float:
-    """How well ``product`` seems to fit from its listing alone: title features, brand, price, rating."""
+def perceived_utility(product: Product, intent: Intent, *, rating_known: bool = True) -> float:
+    """How well ``product`` seems to fit from its listing alone: title features, brand, price, rating (when shown; else an average 4.0)."""
     if product.category != intent.category:
         return -10.0
     shown = sum(1 for f in intent.must if f in product.title_features)
@@ -126,7 +140,8 @@ def perceived_utility(product: Product, intent: Intent) -> float:
     score += 0.8 * sum(1 for f in intent.nice if f in product.title_features)
     score += 1.0 if intent.brand is not None and product.brand == intent.brand else 0.0
     score -= 6.0 * max(0.0, product.price - intent.budget) / intent.budget
-    score += product.rating - 4.0
+    if rating_known:
+        score += product.rating - 4.0
     return score
 
 
@@ -141,7 +156,9 @@ def describe_need(intent: Intent) -> str:
 
 
 __all__ = [
+    "PRICE_SLACK",
     "PROMO_CODES",
+    "SALE_PRICE_SLACK",
     "Intent",
     "describe_need",
     "missing_features",

@@ -9,6 +9,7 @@ which the shopper uses too, so an action's name always refers to an element of i
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html import escape
 
 from rewardgym.envs.shopping.schema import ShopAction
@@ -21,6 +22,29 @@ TEXT_INPUTS: frozenset[str] = frozenset({SEARCH_INPUT, PROMO_INPUT})
 """The text boxes of the store: the only elements a ``type_and_submit`` can name."""
 STORE_NAME = "ShopSim"
 DEFAULT_DISCOUNT = 0.10
+SALE_MARKUP = 0.25
+"""A sale badge's struck-through "was" price is this much above the price charged (shown as 20% off)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """How the store presents its products: images, ratings, tax labels, sale badges and stock notes.
+
+    The defaults are the replay corpus's store, whose pages these settings leave byte for byte
+    as they were; :class:`~rewardgym.envs.shopping.synthetic.config.StoreConfig` sets them.
+    """
+
+    images: bool = True
+    """Listings carry an image link beside the title."""
+    ratings: bool = True
+    """Listings, product and reviews pages show the star rating and the number of ratings."""
+    tax_included: bool = False
+    """Prices are labelled as including tax."""
+    sale: frozenset[int] = frozenset()
+    """Pids shown with a sale badge and a struck-through "was" price."""
+    sold_out: frozenset[int] = frozenset()
+    """Pids shown as out of stock (their page offers no cart or buy button)."""
+
 
 ACTION_KINDS: tuple[str, ...] = (
     "search",
@@ -145,6 +169,15 @@ def _stars(rating: float) -> str:
     return f"{rating:.1f} stars"
 
 
+def _price(product: Product, display: Display) -> str:
+    """The price as a listing or product page shows it: sale badge, "was" price, tax label."""
+    label = f"${product.price:.2f}" + (" incl. tax" if display.tax_included else "")
+    if product.pid in display.sale:
+        was = round(product.price * (1 + SALE_MARKUP), 2)
+        return f"<span>Sale: 20% off</span> <s>${was:.2f}</s> {label}"
+    return label
+
+
 def render_home(cart_count: int = 0) -> str:
     """The store's landing page: the search box and one link per category."""
     links = "".join(
@@ -169,9 +202,16 @@ def render_results(
     active: tuple[str, ...],
     cart_count: int,
     sorts: bool = True,
+    display: Display = Display(),
+    search_seconds: float = 0.0,
 ) -> str:
-    """A search or category results page: spelling hint, filter and sort bar, listings, pagination."""
-    parts = [f"<h1>{escape(heading)}</h1><p>{total} results</p>"]
+    """A search or category results page: spelling hint, filter and sort bar, listings, pagination.
+
+    ``search_seconds`` (when above 0) is printed beside the result count, as search engines
+    print the time a search took.
+    """
+    took = f" ({search_seconds:.1f} seconds)" if search_seconds > 0 else ""
+    parts = [f"<h1>{escape(heading)}</h1><p>{total} results{took}</p>"]
     if suggestion:
         parts.append(f'<p>Did you mean <a name="did_you_mean">{escape(suggestion)}</a>?</p>')
     buttons = [
@@ -186,10 +226,12 @@ def render_results(
         buttons.append(f'<button name="clear_filters">Clear: {", ".join(active)}</button>')
     parts.append(f"<div>{''.join(buttons)}</div><ul>")
     for position, product in enumerate(listing, start=1):
+        image = f'<a name="{product_name(position, "image")}">img</a>' if display.images else ""
+        rating = f" {_stars(product.rating)} ({product.n_reviews})" if display.ratings else ""
+        stock = " <em>Out of stock</em>" if product.pid in display.sold_out else ""
         parts.append(
-            f'<li><a name="{product_name(position, "image")}">img</a>'
-            f'<a name="{product_name(position, "title")}">{product.title}</a>'
-            f" ${product.price:.2f} {_stars(product.rating)} ({product.n_reviews})</li>"
+            f'<li>{image}<a name="{product_name(position, "title")}">{product.title}</a>'
+            f" {_price(product, display)}{rating}{stock}</li>"
         )
     parts.append("</ul>")
     if page > 1:
@@ -206,12 +248,18 @@ def render_product(
     colour: str | None,
     size: str | None,
     cart_count: int,
+    display: Display = Display(),
 ) -> str:
-    """A product page: title, price, rating, features, colour and size options, cart buttons."""
+    """A product page: title, price, rating, features, colour and size options, cart buttons (or a stock note)."""
+    if display.ratings:
+        rating = f"{_stars(product.rating)} "
+        reviews = f'<a name="see_reviews">{product.n_reviews} ratings</a>'
+    else:
+        rating, reviews = "", '<a name="see_reviews">Read reviews</a>'
     parts = [
         '<a name="back_to_results">Back to results</a>',
-        f"<h1>{product.title}</h1><p>${product.price:.2f} {_stars(product.rating)} ",
-        f'<a name="see_reviews">{product.n_reviews} ratings</a></p>',
+        f"<h1>{product.title}</h1><p>{_price(product, display)} {rating}",
+        f"{reviews}</p>",
         f"<ul>{''.join(f'<li>{f}</li>' for f in product.features)}</ul>",
     ]
     if len(product.colours) > 1:
@@ -226,18 +274,23 @@ def render_product(
         parts.append(f"<div>Size: {size or 'select'} ")
         parts.extend(f'<button name="{option_name("size", s)}">{s}</button>' for s in product.sizes)
         parts.append("</div>")
-    parts.append('<button name="add_to_cart">Add to cart</button>')
-    parts.append('<button name="buy_now">Buy now</button>')
+    if product.pid in display.sold_out:
+        parts.append("<p>Out of stock: this item cannot be ordered right now.</p>")
+    else:
+        parts.append('<button name="add_to_cart">Add to cart</button>')
+        parts.append('<button name="buy_now">Buy now</button>')
     return _page(query, cart_count, "".join(parts))
 
 
-def render_reviews(product: Product, *, query: str, cart_count: int) -> str:
+def render_reviews(
+    product: Product, *, query: str, cart_count: int, display: Display = Display()
+) -> str:
     """A product's reviews page, with a link back to the product and one back to the results."""
     reviews = "".join(f"<li>{r.stars}/5 {r.author}: {r.text}</li>" for r in product.reviews)
+    score = f"{_stars(product.rating)}, {product.n_reviews} ratings" if display.ratings else ""
     body = (
         f'<a name="back_to_product">Back to {product.title}</a>'
-        f"<h1>Reviews: {product.title}</h1><p>{_stars(product.rating)}, "
-        f"{product.n_reviews} ratings</p><ul>{reviews}</ul>"
+        f"<h1>Reviews: {product.title}</h1><p>{score}</p><ul>{reviews}</ul>"
         '<a name="back_to_results">Back to results</a>'
     )
     return _page(query, cart_count, body)
@@ -264,10 +317,19 @@ def order_total(
     shipping: float,
     promo: str | None,
     rate: float = DEFAULT_DISCOUNT,
+    tax: float = 0.0,
 ) -> float:
-    """The amount due: items plus shipping, less ``rate`` (10%) of the items when a promo code is applied."""
+    """The amount due: items plus shipping plus ``tax``, less ``rate`` (10%) of the items when a promo code is applied."""
     subtotal = sum(p.price for p, _ in items)
-    return round(subtotal + shipping - (subtotal * rate if promo else 0.0), 2)
+    return round(subtotal + shipping + tax - (subtotal * rate if promo else 0.0), 2)
+
+
+def sales_tax(
+    items: tuple[tuple[Product, str], ...], promo: str | None, rate: float, tax_rate: float
+) -> float:
+    """The tax added at checkout: ``tax_rate`` of the items after the promo discount, to the cent."""
+    subtotal = sum(p.price for p, _ in items)
+    return round(subtotal * (1 - (rate if promo else 0.0)) * tax_rate, 2)
 
 
 def render_checkout(
@@ -276,15 +338,17 @@ def render_checkout(
     shipping: float,
     promo: str | None,
     rate: float = DEFAULT_DISCOUNT,
+    tax: float = 0.0,
 ) -> str:
-    """The checkout page: order summary, shipping, a promo-code box and the place-order button."""
+    """The checkout page: order summary, shipping, tax (when added here), a promo-code box and the place-order button."""
     subtotal = sum(p.price for p, _ in items)
     discount = round(subtotal * rate, 2) if promo else 0.0
     promo_line = f"<p>Promo {escape(promo)}: -${discount:.2f}</p>" if promo else ""
+    tax_line = f"<p>Sales tax: ${tax:.2f}</p>" if tax > 0 else ""
     body = (
         f"<h1>Checkout</h1><p>{len(items)} item(s): ${subtotal:.2f}</p>"
-        f"<p>Shipping: ${shipping:.2f}</p>{promo_line}"
-        f"<p>Total: ${order_total(items, shipping, promo, rate):.2f}</p>"
+        f"<p>Shipping: ${shipping:.2f}</p>{promo_line}{tax_line}"
+        f"<p>Total: ${order_total(items, shipping, promo, rate, tax):.2f}</p>"
         f'<input name="{PROMO_INPUT}" type="text" placeholder="Promo code" value=""/>'
         '<button name="apply_promo">Apply</button>'
         '<button name="place_order">Place order</button>'
@@ -305,8 +369,10 @@ def render_confirmation(order_id: str) -> str:
 __all__ = [
     "ACTION_KINDS",
     "PROMO_INPUT",
+    "SALE_MARKUP",
     "SEARCH_INPUT",
     "TEXT_INPUTS",
+    "Display",
     "action_kind",
     "brand_filter_name",
     "category_name",
@@ -322,4 +388,5 @@ __all__ = [
     "render_home",
     "render_product",
     "render_results",
+    "sales_tax",
 ]

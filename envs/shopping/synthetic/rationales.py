@@ -104,8 +104,10 @@ def use_filter(rng: random.Random, kind: str, label: str) -> str:
     )
 
 
-def open_listing(rng: random.Random, intent: Intent, product: Product, best: bool) -> str:
-    """Why the shopper opens a listing: it looks like the best fit, or it merely caught the eye."""
+def open_listing(
+    rng: random.Random, intent: Intent, product: Product, best: bool, *, rating_shown: bool = True
+) -> str:
+    """Why the shopper opens a listing: it looks like the best fit, or it merely caught the eye (its rating quoted only when shown)."""
     price = f"${product.price:.2f}"
     if best:
         shown = [f for f in intent.must if f in product.title_features]
@@ -119,9 +121,8 @@ def open_listing(rng: random.Random, intent: Intent, product: Product, best: boo
                 f"The {_short(product)} is a bit over budget but looks right; worth a look."
             )
         if shown:
-            options.append(
-                f"The {_short(product)} says {shown[0]} with a {product.rating:.1f} rating. Taking a closer look."
-            )
+            rating = f" with a {product.rating:.1f} rating" if rating_shown else ""
+            options.append(f"The {_short(product)} says {shown[0]}{rating}. Taking a closer look.")
         return rng.choice(options)
     return rng.choice(
         (
@@ -172,12 +173,13 @@ def enough_browsing(rng: random.Random) -> str:
     )
 
 
-def open_reviews(rng: random.Random, product: Product) -> str:
-    """Why the shopper reads a product's reviews before deciding."""
+def open_reviews(rng: random.Random, product: Product, *, rating_shown: bool = True) -> str:
+    """Why the shopper reads a product's reviews before deciding (the number of ratings quoted only when shown)."""
+    count = f"{product.n_reviews} ratings" if rating_shown else "No rating shown"
     return rng.choice(
         (
             f"Before buying I want to read what others say about the {_short(product)}.",
-            f"{product.n_reviews} ratings; let me check the reviews for any problems.",
+            f"{count}; let me check the reviews for any problems.",
         )
     )
 
@@ -229,6 +231,8 @@ def reject(rng: random.Random, intent: Intent, product: Product, reason: str) ->
         return f"Only {product.rating:.1f} stars, that's too low for me. Let me go back."
     if reason == "brand":
         return f"I'd rather get a {intent.brand}, let me look again."
+    if reason == "stock":
+        return f"The {_short(product)} is out of stock, so I'll look at something else."
     return "This isn't what I'm looking for. Back to the results."
 
 
@@ -308,6 +312,19 @@ def abandon(rng: random.Random) -> str:
     )
 
 
+def abandon_charges(rng: random.Random, shipping: float, tax: float) -> str:
+    """Why the shopper quits at checkout when the extra charges are more than it expected."""
+    extras = " and ".join(
+        label for label, amount in (("shipping", shipping), ("tax", tax)) if amount > 0
+    )
+    return rng.choice(
+        (
+            f"With {extras or 'the extra charges'} added it costs more than I expected; I'll stop here.",
+            "The total at checkout is higher than the prices I saw, so I'm not ordering.",
+        )
+    )
+
+
 def order_done(rng: random.Random) -> str:
     """Why the shopper ends the session after ordering."""
     return rng.choice(
@@ -317,6 +334,7 @@ def order_done(rng: random.Random) -> str:
 
 __all__ = [
     "abandon",
+    "abandon_charges",
     "add_to_cart",
     "checkout",
     "choose_option",

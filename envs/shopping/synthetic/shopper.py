@@ -8,10 +8,19 @@ another policy in ``rewardgym/ShopStore-v0``), the store applies the action and 
 :meth:`~Shopper.observe` s its outcome. Choices follow the intent (best-fitting listing, filters
 it would use, reasons to reject a product) with noise drawn from the shopper's decisiveness,
 patience and habits, so the next action is predictable from the context only up to the intent.
+
+The shopper reacts to what a changed store shows (see
+:mod:`~rewardgym.envs.shopping.synthetic.variants`): sale badges raise a listing's appeal and
+stretch the budget, out-of-stock items are skipped, hidden ratings leave a listing's rating
+unknown until the reviews are read (and send more shoppers to them), a slow search costs
+patience, and checkout charges above the usual terms (the replay store's shipping, no tax)
+make abandoning more likely. Each reaction leaves the replay store's sessions as they were:
+it changes a threshold, never the number of random draws, and is exactly neutral there.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -19,13 +28,30 @@ from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.synthetic import pages, rationales
 from rewardgym.envs.shopping.synthetic.browser import Browser, Outcome, ResultList
 from rewardgym.envs.shopping.synthetic.catalogue import Product
-from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
+from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent, perceived_utility, rejection_reason
 from rewardgym.envs.shopping.synthetic.queries import make_query
 
 # Listings whose perceived fit is below this are not worth a click.
 _MIN_APPEAL = 0.5
 _MAX_SEARCHES = 4
+SALE_APPEAL = 0.8
+"""What a sale badge adds to a listing's perceived fit (about one nice-to-have feature)."""
+WAIT_PER_PATIENCE = 3.0
+"""Seconds of waiting for a search that cost the shopper one disappointment's worth of patience."""
+HIDDEN_RATING_REVIEWS = 2.0
+"""How much more often a shopper opens the reviews of a product whose rating the store hides."""
+CHARGE_SURPRISE = 6.0
+"""Checkout abandonment is multiplied by exp(CHARGE_SURPRISE x unexpected charges / items subtotal):
+extra costs are the most cited reason to abandon a checkout (Baymard Institute's surveys)."""
+_USUAL = StoreConfig()
+"""The terms the shopper expects at checkout: the replay store's shipping, and no tax."""
+
+
+def unexpected_charges(subtotal: float, shipping: float, tax: float) -> float:
+    """Shipping and tax beyond what the usual terms charge on ``subtotal`` (negative when less)."""
+    usual = 0.0 if subtotal >= _USUAL.free_shipping_over else _USUAL.shipping_fee
+    return shipping + tax - usual
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +121,8 @@ class Shopper:
             self.fresh_visit = True
         if action.type == "type_and_submit" and action.name == pages.SEARCH_INPUT:
             self.searches += 1
+        if outcome.wait:
+            self.patience -= outcome.wait / WAIT_PER_PATIENCE
 
     def _fed_up(self) -> Decision:
         if self.intent.goal == "browse" and self.viewed:
@@ -168,8 +196,12 @@ class Shopper:
         if intent.goal == "browse" and len(self.viewed) >= intent.browse_views:
             return _terminate(rationales.enough_browsing(rng))
         positions = {p.pid: i for i, p in enumerate(visible, start=1)}
-        candidates = [p for p in visible if p.pid not in self.viewed and p.pid not in self.rejected]
-        scores = {p.pid: perceived_utility(p, intent) for p in candidates}
+        candidates = [
+            p
+            for p in visible
+            if p.pid not in self.viewed and p.pid not in self.rejected and view.in_stock(p)
+        ]
+        scores = {p.pid: self._appeal(view, p) for p in candidates}
         best = max(candidates, key=lambda p: (scores[p.pid], -p.pid), default=None)
         appealing = best is not None and scores[best.pid] >= _MIN_APPEAL
         seen = self.best_seen
@@ -189,9 +221,13 @@ class Shopper:
                 if others:
                     chosen, is_best = rng.choice(others), False
             part = "image" if rng.random() < self.config.image_click_rate else "title"
+            if not view.has(pages.product_name(positions[chosen.pid], part)):
+                part = "title"  # a listing without an image
             return _click(
                 pages.product_name(positions[chosen.pid], part),
-                rationales.open_listing(rng, intent, chosen, is_best),
+                rationales.open_listing(
+                    rng, intent, chosen, is_best, rating_shown=view.config.show_ratings
+                ),
             )
         self.patience -= 1
         if self.patience < 0:
@@ -201,6 +237,12 @@ class Shopper:
         if self.searches < _MAX_SEARCHES:
             return self._search(rationales.retry_search(rng, intent, "mismatch"))
         return self._fed_up()
+
+    def _appeal(self, view: Browser, product: Product) -> float:
+        """A listing's perceived fit as the page shows it: its rating only when shown, a sale badge's pull."""
+        known = view.config.show_ratings
+        score = perceived_utility(product, self.intent, rating_known=known)
+        return score + SALE_APPEAL if view.on_sale(product) else score
 
     def _reject(self, product: Product) -> None:
         self.rejected.add(product.pid)
@@ -216,7 +258,13 @@ class Shopper:
     def _on_product(self, view: Browser) -> Decision:
         product, rng, intent = view.product, self.rng, self.intent
         assert product is not None
-        reason = rejection_reason(product, intent)
+        shows_rating = view.config.show_ratings
+        if view.in_stock(product):
+            known = shows_rating or product.pid in self.reviews_read
+            sale = view.on_sale(product)
+            reason = rejection_reason(product, intent, on_sale=sale, rating_known=known)
+        else:
+            reason = "stock"
         if reason is not None:
             self._reject(product)
             if self.patience < 0:
@@ -228,9 +276,10 @@ class Shopper:
         if self.fresh_visit:
             # Decide once per visit, not again after every option click on the same page.
             self.fresh_visit = False
-            self.want_reviews = (
-                product.pid not in self.reviews_read and rng.random() < intent.review_rate
-            )
+            rate = intent.review_rate
+            if not shows_rating:
+                rate = min(1.0, rate * HIDDEN_RATING_REVIEWS)
+            self.want_reviews = product.pid not in self.reviews_read and rng.random() < rate
             hesitant = rng.random() < (1 - intent.decisiveness) * 0.8
             self.want_compare = browsing or (
                 not self.decided and self.best_seen is None and hesitant
@@ -238,7 +287,8 @@ class Shopper:
         if self.want_reviews:
             self.want_reviews = False
             self.reviews_read.add(product.pid)
-            return _click("see_reviews", rationales.open_reviews(rng, product))
+            reason = rationales.open_reviews(rng, product, rating_shown=shows_rating)
+            return _click("see_reviews", reason)
         if browsing and not view.cart and rng.random() < 0.15:
             self.saved_only = True
             return _click("add_to_cart", rationales.save_for_later(rng, product))
@@ -275,9 +325,24 @@ class Shopper:
             self.promo_applied = True
             action = ShopAction("type_and_submit", pages.PROMO_INPUT, code)
             return Decision(action, rationales.enter_promo(self.rng, code))
-        if self.rng.random() < self.config.abandon_rate:
+        subtotal, shipping, tax = view.charges
+        extra = unexpected_charges(subtotal, shipping, tax) if subtotal > 0 else 0.0
+        rate = self.config.abandon_rate
+        if extra:
+            rate = min(1.0, rate * math.exp(CHARGE_SURPRISE * extra / subtotal))
+        if self.rng.random() < rate:
+            if extra > 0:
+                return _terminate(rationales.abandon_charges(self.rng, shipping, tax))
             return _terminate(rationales.abandon(self.rng))
         return _click("place_order", rationales.place_order(self.rng, view.order_total))
 
 
-__all__ = ["Decision", "Shopper"]
+__all__ = [
+    "CHARGE_SURPRISE",
+    "HIDDEN_RATING_REVIEWS",
+    "SALE_APPEAL",
+    "WAIT_PER_PATIENCE",
+    "Decision",
+    "Shopper",
+    "unexpected_charges",
+]

@@ -39,6 +39,13 @@ def session_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"rewardgym-synthetic-session:{seed}:{index}")
 
 
+def listed_price_factor(store: StoreConfig) -> float:
+    """What the store's listed prices are, as a multiple of the catalogue's: its price factor, times the tax when prices include it."""
+    if store.tax_in_price and store.tax_rate > 0:
+        return round(store.price_factor * (1 + store.tax_rate), 9)
+    return store.price_factor
+
+
 def visit_intent(store: StoreConfig, shopper: SyntheticShopperConfig, index: int) -> Intent:
     """The hidden intent of visit ``index``: drawn against the store's catalogue at its base prices."""
     catalogue = build_catalogue(store.catalogue_seed, store.products_per_category)
@@ -68,7 +75,7 @@ class Visit:
         self.intent = sample_intent(self.rng, base, shopper)
         self.clock = shopper.start_time + self.rng.uniform(0.0, SPREAD_SECONDS)
         catalogue = priced_catalogue(
-            store.catalogue_seed, store.products_per_category, store.price_factor
+            store.catalogue_seed, store.products_per_category, listed_price_factor(store)
         )
         self.browser = Browser(catalogue, store)
         self.shopper = Shopper(self.rng, self.intent, shopper)
@@ -97,6 +104,8 @@ class Visit:
         self.steps.append(ShopStep(view.html, action, rationale, round(self.clock, 2), view.meta))
         self.clock += self.rng.uniform(0.3, 1.5)
         outcome = view.apply(action, self.rng)
+        if outcome.wait:
+            self.clock += outcome.wait
         self.outcomes.append(outcome)
         self.shopper.observe(action, outcome)
         if outcome.applied:
@@ -120,6 +129,7 @@ def play(visit: Visit) -> ShopSession:
 __all__ = [
     "SPREAD_SECONDS",
     "Visit",
+    "listed_price_factor",
     "play",
     "session_id",
     "session_rng",
