@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from rewardgym.cli_help import flowing_docstrings, help_registry
 from rewardgym.runtime import UserError, owner
@@ -86,6 +86,8 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     PermissionError,
 )
 """What a command raises for a mistake of the user's: one line and exit status 2, no traceback."""
+
+T = TypeVar("T")
 
 LOG_COLUMNS = "400"
 """Width of rich's output when stdout is not a terminal, so a log never breaks a line at 80."""
@@ -185,6 +187,24 @@ def _one_line_errors() -> contextlib.AbstractContextManager[None]:
             raise UserError(f"{flag}: {event.message}" if flag else event.message)
 
     return _errors.on_parse_error(hook)
+
+
+def parse_args(prog: str, cls: type[T], argv: Sequence[str] | None, description: str | None) -> T:
+    """Parse ``argv`` into ``cls`` as the ``rewardgym`` commands parse theirs.
+
+    For the ``python -m rewardgym...`` scripts: a rejected value or a config's own check
+    (``__post_init__``) prints one line naming the option and exits 2, never a box or a
+    traceback.
+    """
+    import tyro
+
+    try:
+        with _one_line_errors(), flowing_docstrings():
+            return tyro.cli(
+                cls, args=argv, prog=prog, description=description, registry=help_registry()
+            )
+    except ValueError as err:
+        refuse(prog, err)
 
 
 def build(args: Sequence[str]) -> Any:

@@ -155,7 +155,7 @@ def pretrained_path(name: str) -> Path:
         with atomic_path(target, replace=False) as tmp:
             _convert(source, tmp)
             marker = {"name": name, "package": spec.distribution, "file": spec.filename}
-            (tmp / MARKER).write_text(json.dumps(marker, indent=2) + "\n")
+            (tmp / MARKER).write_text(json.dumps(marker, indent=2, allow_nan=False) + "\n")
     except FileExistsError:
         if not _is_complete(target):
             raise  # something else sits at the target: never overwrite what we did not write

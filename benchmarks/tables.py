@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rewardgym.bounds import strict_json, undefined_as_null
+
 
 def _cell(value: Any, digits: int, undefined: str) -> str:
     if isinstance(value, float):
@@ -50,9 +52,8 @@ def write_results(
 ) -> None:
     """Write ``results.json`` (meta + rows), ``results.csv`` (rows) and ``results.md`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(
-        json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=2)
-    )
+    payload = undefined_as_null({"meta": dict(meta), "rows": list(rows)})
+    (out / "results.json").write_text(strict_json(payload, out / "results.json", indent=2))
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 
+from rewardgym.bounds import NON_NEGATIVE, check_fields
 from rewardgym.envs.shaping import potential_shaping
 
 
@@ -28,13 +30,14 @@ from rewardgym.envs.shaping import potential_shaping
 class RewardComposition:
     """How the success reward and a dense reward combine into the reward an agent learns from."""
 
-    dense_weight: float = 1.0
+    dense_weight: Annotated[float, NON_NEGATIVE] = 1.0
     """lambda, the scale of the dense term (chosen per reward scheme on validation)."""
-    success_weight: float = 1.0
+    success_weight: Annotated[float, NON_NEGATIVE] = 1.0
     """The weight of the success flag (1: COREN's f_s)."""
 
     def __post_init__(self) -> None:
         """Reject negative weights, naming the field."""
+        check_fields(self)
         for name in ("dense_weight", "success_weight"):
             if getattr(self, name) < 0:
                 raise ValueError(f"RewardComposition.{name}={getattr(self, name)}: use >= 0")

@@ -212,11 +212,11 @@ class SFTRunConfig(PerModelKind):
     group_by_length: bool = False
     """Batch examples of similar length together (transformers' group_by_length sampler) so
     that less of each batch is padding; changes which examples share a step."""
-    lora_rank: int | None = None
+    lora_rank: Annotated[int, AT_LEAST_1] | None = None
     """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
     TRL's peft_config) instead of every weight; the saved model has them merged in, so it
     loads without PEFT. None: full fine-tuning."""
-    lora_alpha: int | None = None
+    lora_alpha: Annotated[int, AT_LEAST_1] | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
     seed: Annotated[int, SEED] = 0
     """Seed of the data order and of the initialisation."""
@@ -253,11 +253,11 @@ class GRPORunConfig(PerModelKind):
     gradient_checkpointing: bool | None = None
     """Recompute activations in the backward pass (less memory, more compute, same gradients).
     None: off for the default model, on for a pretrained model (TRL's default)."""
-    lora_rank: int | None = None
+    lora_rank: Annotated[int, AT_LEAST_1] | None = None
     """Train LoRA adapters of this rank on every linear layer but the LM head (PEFT, through
     TRL's peft_config; the KL reference is the starting model, adapters off) instead of every weight; the saved model has them merged in, so it
     loads without PEFT. None: full fine-tuning."""
-    lora_alpha: int | None = None
+    lora_alpha: Annotated[int, AT_LEAST_1] | None = None
     """LoRA's scaling numerator (the update is scaled by alpha / rank); None: 2 x lora_rank."""
     save_steps: Annotated[int, AT_LEAST_1] = 50
     """Checkpoint every this many steps; a killed run resumes from the last one."""

@@ -194,7 +194,7 @@ class EnvReward:
                 "rows": [[int(s), int(j)] for s, j in zip(session, step, strict=True)],
             }
             with open(self.order_log, "a") as handle:
-                handle.write(json.dumps(line) + "\n")
+                handle.write(json.dumps(line, allow_nan=False) + "\n")
         return rewards
 
     def _forward_certainty(

@@ -22,6 +22,7 @@ from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
 from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.agents.offline.logs import quiet_d3rlpy_logs
 from rewardgym.agents.offline.mdp import to_mdp_dataset
+from rewardgym.bounds import strict_json
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
@@ -107,7 +108,8 @@ class OfflineAgent:
         }
         with atomic_output(path, AGENT_KIND, overwrite=overwrite) as tmp:
             save_file(tensors, str(tmp / WEIGHTS_FILE))
-            (tmp / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+            text = strict_json(meta, path / META_FILE, indent=2)
+            (tmp / META_FILE).write_text(text, encoding="utf-8")
         return absolute(path)
 
     @classmethod
@@ -135,6 +137,8 @@ class OfflineAgent:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise ValueError(f"{meta_path}: not readable JSON ({err})") from err
+        except RecursionError:  # json.loads recurses once per level of nesting
+            raise ValueError(f"{meta_path}: nested too deeply to be an agent's metadata") from None
         if not isinstance(meta, dict) or "config" not in meta or "env_id" not in meta:
             raise ValueError(f"{meta_path}: not an agent's metadata (no config or env_id)")
         # A file never chooses code: only an env rewardgym registers is made (gym.make would

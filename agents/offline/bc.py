@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.bounds import NON_NEGATIVE, check_fields
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.config import OfflineConfig
@@ -19,7 +20,7 @@ class BCSettings(AlgorithmSettings):
     d3rlpy_name: ClassVar[str] = "DiscreteBC"
     uses_reward: ClassVar[bool] = False
 
-    beta: float = 0.5
+    beta: Annotated[float, NON_NEGATIVE] = 0.5
     """d3rlpy's logit regulariser."""
 
     def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
@@ -33,6 +34,10 @@ class BCSettings(AlgorithmSettings):
             batch_size=config.batch_size,
             beta=self.beta,
         )
+
+    def __post_init__(self) -> None:
+        """Refuse numbers that are not finite or not in their range, naming the field."""
+        check_fields(self)
 
 
 __all__ = ["BCSettings"]

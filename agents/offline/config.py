@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from rewardgym.agents.offline.algorithm import AlgorithmSettings
 from rewardgym.agents.offline.bc import BCSettings
 from rewardgym.agents.offline.cql import CQLSettings
 from rewardgym.agents.offline.iql_settings import IQLSettings
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, Range, check_fields
 from rewardgym.wrappers.composition import RewardComposition
 
 ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
@@ -56,23 +57,23 @@ class OfflineConfig:
     """The algorithm and its own settings: CQLSettings, IQLSettings or BCSettings."""
     encoding: str = "structured"
     """Observation encoding: "structured", "text" (MiniLM of the text) or "tokens" (transformer)."""
-    n_steps: int = 20_000
+    n_steps: Annotated[int, AT_LEAST_1] = 20_000
     """Gradient steps."""
-    batch_size: int = 64
+    batch_size: Annotated[int, AT_LEAST_1] = 64
     """Mini-batch size."""
-    learning_rate: float = 1e-4
+    learning_rate: Annotated[float, POSITIVE] = 1e-4
     """Learning rate of every network (COREN: 1e-4)."""
-    gamma: float = 0.99
+    gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
     """Discount factor (COREN: 0.99)."""
-    hidden_units: tuple[int, ...] = (256, 256)
+    hidden_units: tuple[Annotated[int, AT_LEAST_1], ...] = (256, 256)
     """Hidden layers of the MLP encoders ("structured" and "text" encodings)."""
-    token_length: int = 160
+    token_length: Annotated[int, AT_LEAST_1] = 160
     """"tokens" encoding: token ids per observation."""
-    vocab_size: int = 4096
+    vocab_size: Annotated[int, AT_LEAST_1] = 4096
     """"tokens" encoding: size of the hashed vocabulary."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the network initialisation and of mini-batch sampling."""
-    threads: int = 1
+    threads: Annotated[int, AT_LEAST_1] = 1
     """Torch CPU threads while training (1 avoids oversubscription when runs go in parallel)."""
     reward: RewardChoice | None = None
     """The reward learned from: "success" (the data set's `rewards` column, the success flag),
@@ -80,11 +81,12 @@ class OfflineConfig:
     dense, COREN's r_t, through rewardgym.wrappers.composition.compose_rewards). Unset: "composed"
     when every episode has a dense column (a `label coren` output), "success" when none has;
     the trained agent's config records the choice made."""
-    dense_weight: float = RewardComposition.dense_weight
+    dense_weight: Annotated[float, NON_NEGATIVE] = RewardComposition.dense_weight
     """lambda, the scale of the dense reward in "composed" and "dense"."""
 
     def __post_init__(self) -> None:
         """Reject settings outside their meaningful range, naming the field."""
+        check_fields(self)
         if not isinstance(self.algorithm, AlgorithmSettings):
             raise TypeError(
                 f"OfflineConfig.algorithm={self.algorithm!r}: pass settings such as "

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, check_fields
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.config import OfflineConfig
@@ -23,15 +24,16 @@ class CQLSettings(AlgorithmSettings):
     name: ClassVar[str] = "cql"
     d3rlpy_name: ClassVar[str] = "DiscreteCQL"
 
-    alpha: float = 1.0
+    alpha: Annotated[float, NON_NEGATIVE] = 1.0
     """Weight of the conservative term (d3rlpy's default; tune it per reward on validation)."""
-    target_update_interval: int = 250
+    target_update_interval: Annotated[int, AT_LEAST_1] = 250
     """Steps between hard target-network updates (COREN: 250)."""
-    n_critics: int = 1
+    n_critics: Annotated[int, AT_LEAST_1] = 1
     """Q-networks in the ensemble (1: COREN's single Q-network)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
+        check_fields(self)
         if self.alpha < 0:
             raise ValueError(f"CQLSettings.alpha={self.alpha}: use a weight >= 0")
         for name in ("target_update_interval", "n_critics"):

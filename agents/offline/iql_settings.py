@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, Range, check_fields
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.config import OfflineConfig
@@ -47,19 +48,20 @@ class IQLSettings(AlgorithmSettings):
     name: ClassVar[str] = "iql"
     d3rlpy_name: ClassVar[str] = "DiscreteIQL"
 
-    expectile: float = 0.7
+    expectile: Annotated[float, Range(gt=0, lt=1)] = 0.7
     """Expectile of the value regression (Kostrikov et al.: 0.7)."""
-    weight_temp: float = 3.0
+    weight_temp: Annotated[float, NON_NEGATIVE] = 3.0
     """Inverse temperature of the advantage weights (Kostrikov et al.: 3.0)."""
-    tau: float = 0.005
+    tau: Annotated[float, Range(gt=0, le=1)] = 0.005
     """Polyak rate of the target critics (Kostrikov et al.: 0.005)."""
-    n_critics: int = 2
+    n_critics: Annotated[int, AT_LEAST_1] = 2
     """Critics in the ensemble, their minimum is used (Kostrikov et al.: 2)."""
-    max_weight: float = 100.0
+    max_weight: Annotated[float, POSITIVE] = 100.0
     """Clip of the advantage weights (Kostrikov et al.: 100)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
+        check_fields(self)
         check_iql(self, "IQLSettings")
 
     def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:

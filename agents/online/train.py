@@ -13,12 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import gymnasium as gym
 import numpy as np
 
 from rewardgym.agents.online.observation import EmbeddingObservation
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
 from rewardgym.embeddings import CachedEmbedder
 
 ONLINE_ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
@@ -40,19 +41,20 @@ class OnlineConfig:
     """COREN ablation of the online reward (orchestrated ones need ``orchestrator``)."""
     orchestrator: str | None = None
     """Path of an orchestrator saved by ``rewardgym label coren`` (``OUT/coren/orchestrator.pt``)."""
-    dense_weight: float = 1.0
+    dense_weight: Annotated[float, NON_NEGATIVE] = 1.0
     """lambda: the weight of the dense term beside the success flag ("coren", "oracle")."""
-    timesteps: int = 20_000
+    timesteps: Annotated[int, AT_LEAST_1] = 20_000
     """Environment steps of training."""
     encoding: str = "structured"
     """Observation encoding: "structured" or "text"."""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of ``gym.make`` (for Household: tasks, layout, max_steps)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the env and the policy."""
 
     def __post_init__(self) -> None:
         """Reject unknown algorithms, rewards and step counts, naming the field."""
+        check_fields(self)
         if self.algorithm not in ONLINE_ALGORITHMS:
             raise ValueError(f"OnlineConfig.algorithm={self.algorithm!r}: use {ONLINE_ALGORITHMS}")
         if self.reward not in REWARDS:

@@ -11,6 +11,7 @@ from typing import Annotated
 import tyro
 
 from rewardgym.agents.simulation.config import SimulationConfig
+from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
 
 OUTPUT_KIND = "simulate-ab"
@@ -102,7 +103,7 @@ class SimulateAB:
             }
             summary["config"] = dataclasses.asdict(self.simulation)
             summary["seconds"] = round(time.perf_counter() - start, 1)
-            write_json_atomic(tmp / "results.json", summary)
+            write_json_atomic(tmp / "results.json", undefined_as_null(summary))
             report = report_markdown(experiment)
             write_atomic(tmp / "report.md", report)
             for side, pair in (("sim", experiment.simulated), ("truth", experiment.truth)):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Annotated
 
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
 from rewardgym.envs.shopping.context import (
     ContextMode,
     approx_token_count,
@@ -39,26 +41,28 @@ class ContextOptions:
 class SimulationConfig:
     """How many visits, from which intents, opened how, and how their statistics are bootstrapped."""
 
-    visits: int = 1000
+    visits: Annotated[int, Range(ge=2)] = 1000
     """Visits per store variant (the same intents visit every variant)."""
-    first_intent: int = FIRST_HELD_OUT_INTENT
+    first_intent: Annotated[int, NON_NEGATIVE] = FIRST_HELD_OUT_INTENT
     """Index of the first intent; visits take first_intent, first_intent + 1, ... (held out from training)."""
     opening: Opening = "first_step"
     """first_step: the ground-truth shopper's first step (it states the intent) is given, as in Shop-R1's protocol; home: the policy starts on the home page."""
-    n_boot: int = 500
+    n_boot: Annotated[int, AT_LEAST_1] = 500
     """Bootstrap resamples of every interval."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the bootstrap and of the policies' sampling."""
-    batch_size: int = 256
+    batch_size: Annotated[int, AT_LEAST_1] = 256
     """Visits open at once, over every store visited together: each turn, one batched policy call answers all of them, and a visit that ends makes room for the next."""
-    max_steps: int | None = None
+    max_steps: Annotated[int, Range(ge=2)] | None = None
     """Cut every visit (as truncated) after this many steps, the given first step included; None: the env's cap (40)."""
-    max_idle_steps: int = 5
+    max_idle_steps: Annotated[int, AT_LEAST_1] = 5
     """A visit ends (as truncated) after this many outputs in a row that did nothing (naming nothing on the page, or, without end_on_unparsed, unparsed)."""
     end_on_unparsed: bool = True
     """A visit ends as failed at an output that does not parse (a failed visit is no evidence of an A/B effect); False leaves the page as it is and counts the output as idle."""
 
     def __post_init__(self) -> None:
+        """Refuse values outside their meaningful range, naming the field."""
+        check_fields(self)
         if self.visits < 2:
             raise ValueError(f"SimulationConfig.visits must be >= 2 (got {self.visits})")
         if not 0 <= self.first_intent < 2**31 - self.visits:

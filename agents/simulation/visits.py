@@ -208,6 +208,7 @@ def write_visits(path: str | Path, records: Iterable[VisitRecord]) -> Path:
                     "steps": steps,
                 },
                 ensure_ascii=False,
+                allow_nan=False,
             )
         )
     return write_atomic(path, "".join(f"{line}\n" for line in lines))

@@ -21,6 +21,7 @@ import tyro
 
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, between, check_fields
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.variants import SUITE_VARIANT, variant_config
 from rewardgym.wrappers.judges.factory import check_judge_spec
@@ -132,36 +133,44 @@ class Tuned:
     """The row's algorithm."""
     reward: str
     """The row's reward."""
-    dense_weight: float | None = None
+    dense_weight: Annotated[float, NON_NEGATIVE] | None = None
     """lambda, the scale of the dense reward beside the success flag."""
-    learning_rate: float | None = None
+    learning_rate: Annotated[float, POSITIVE] | None = None
     """Learning rate of every network."""
-    cql_alpha: float | None = None
+    cql_alpha: Annotated[float, NON_NEGATIVE] | None = None
     """DiscreteCQL's conservative weight."""
-    iql_weight_temp: float | None = None
+    iql_weight_temp: Annotated[float, NON_NEGATIVE] | None = None
     """DiscreteIQL's inverse temperature."""
-    validation_sr: float | None = None
+    validation_sr: Annotated[float, between(0, 100)] | None = None
     """The validation SR (percent) that chose these values, if a tune run did."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers that are not finite or not in their range, naming the field."""
+        check_fields(self)
 
 
 @dataclass(frozen=True)
 class TuneGrid:
     """The sweep of ``mode="tune"``: every combination is trained and scored on validation."""
 
-    dense_weights: tuple[float, ...] = (1.0, 5.0, 10.0)
+    dense_weights: tuple[Annotated[float, NON_NEGATIVE], ...] = (1.0, 5.0, 10.0)
     """lambda values (dense rows only)."""
-    learning_rates: tuple[float, ...] = (3e-4, 1e-3)
+    learning_rates: tuple[Annotated[float, POSITIVE], ...] = (3e-4, 1e-3)
     """Learning rates."""
-    cql_alphas: tuple[float, ...] = (1.0, 3.0)
+    cql_alphas: tuple[Annotated[float, NON_NEGATIVE], ...] = (1.0, 3.0)
     """DiscreteCQL conservative weights (0.3 and below let unseen actions through: SR 17 and
     0.5 on validation, issue 22)."""
-    iql_weight_temps: tuple[float, ...] = (3.0,)
+    iql_weight_temps: tuple[Annotated[float, NON_NEGATIVE], ...] = (3.0,)
     """DiscreteIQL inverse temperatures (IQL's paper value only by default)."""
-    seeds: tuple[int, ...] = (100,)
+    seeds: tuple[Annotated[int, SEED], ...] = (100,)
     """Training seeds of each combination (kept apart from the final seeds)."""
     around_tuned: bool = False
     """A second stage: each dense row keeps the lambda already tuned for it and sweeps only the
     learning rate and its algorithm's value, e.g. past the edge of the first stage's grid."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers that are not finite or not in their range, naming the field."""
+        check_fields(self)
 
 
 @dataclass(frozen=True)
@@ -181,17 +190,17 @@ class EmbodiedBenchConfig:
     judge: str = "embedding"
     """Judge of the COREN labelling: embedding, embedding:hashing, hf:smollm2-135m, hf:PATH (a
     local model folder) or openai:URL (an OpenAI-compatible server)."""
-    n_prompts: int = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = 5
     """Prompts per judge question (COREN: 5)."""
     quality_judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
     """Judges of the judges table, each probed on held-out abstract instructions (the
     labelling judge also gets its labelling cost and return-success correlation): any of
     embedding, embedding:hashing, hf:smollm2-135m, hf:PATH, openai:URL."""
-    quality_states: int = 200
+    quality_states: Annotated[int, NON_NEGATIVE] = 200
     """Probe states per judge of the judges table (from quality_episodes episodes)."""
-    quality_hf_states: int = 24
+    quality_hf_states: Annotated[int, NON_NEGATIVE] = 24
     """Probe states of hf: judges (each state rates every action with every prompt)."""
-    quality_episodes: int = 40
+    quality_episodes: Annotated[int, NON_NEGATIVE] = 40
     """Perturbed-expert episodes under held-out abstract instructions, probed for the table."""
     rows: tuple[str, ...] = REFERENCE_ROWS + COREN_ROWS
     """The rows of the tables, each algorithm/reward: algorithm cql | iql | bc | filtered-bc,
@@ -209,7 +218,7 @@ class EmbodiedBenchConfig:
     """Where tuned came from: the tune run's command and output."""
     tune_grid: TuneGrid = field(default_factory=TuneGrid)
     """The sweep of mode="tune"."""
-    seeds: tuple[int, ...] = (0, 1, 2)
+    seeds: tuple[Annotated[int, SEED], ...] = (0, 1, 2)
     """Training seeds per row (intervals are over seeds and episodes)."""
     evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
     """The held-out splits of the final tables."""
@@ -220,17 +229,18 @@ class EmbodiedBenchConfig:
     )
     """The validation split of mode="tune": training instructions on new episodes (25 tasks x 3
     instructions x 8 episodes: 600 episodes, about +/-2 SR points per agent)."""
-    latency_steps: int = 50
+    latency_steps: Annotated[int, AT_LEAST_1] = 50
     """Timed single decisions of an agent and of the judge-as-policy baseline."""
-    judge_policy_instructions: int = 0
+    judge_policy_instructions: Annotated[int, NON_NEGATIVE] = 0
     """Held-out instructions per task for the judge-as-policy SR (0: latency only)."""
-    bootstrap: int = 2000
+    bootstrap: Annotated[int, AT_LEAST_1] = 2000
     """Bootstrap resamples of the 95% intervals (seeds, then episodes within a seed)."""
-    workers: int = 2
+    workers: Annotated[int, AT_LEAST_1] = 2
     """Training processes in parallel (one torch thread each)."""
 
     def __post_init__(self) -> None:
         """Reject unknown modes, empty settings and test splits in validation, naming the field."""
+        check_fields(self)
         if self.mode not in ("final", "tune"):
             raise ValueError(f"EmbodiedBenchConfig.mode={self.mode!r}: use 'final' or 'tune'")
         if not self.rows:

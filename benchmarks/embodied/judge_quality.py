@@ -66,9 +66,11 @@ def run(config: Config) -> dict[str, dict[str, Any]]:
         )
         print(_line(spec, rows[spec]), flush=True)
     if config.out is not None:
+        from rewardgym.bounds import undefined_as_null
         from rewardgym.runtime import write_json_atomic
 
-        write_json_atomic(config.out, {"config": _plain(config), "judges": rows})
+        payload = {"config": _plain(config), "judges": rows}
+        write_json_atomic(config.out, undefined_as_null(payload))
     return rows
 
 

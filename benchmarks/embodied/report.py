@@ -9,6 +9,7 @@ validation split. The rest renders.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np
 
 from rewardgym.benchmarks.embodied.stats import intervals_overlap, seed_episode_interval
 from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.bounds import undefined_as_null
 
 if TYPE_CHECKING:
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
@@ -63,6 +65,17 @@ def aggregate(
     return rows
 
 
+def _rank(point: Mapping[str, Any]) -> tuple[float, float]:
+    """A grid point's (SR, CGC) for choosing the best; an undefined (NaN) score ranks last.
+
+    NaN compares false with everything, so a NaN point met first would never be replaced.
+    """
+    return tuple(  # type: ignore[return-value]
+        x if isinstance(x, int | float) and math.isfinite(x) else -math.inf
+        for x in (point["sr"], point["cgc"])
+    )
+
+
 def tune_summary(
     config: EmbodiedBenchConfig,
     assignment: Mapping[tuple[Row, Tuned, int], str],
@@ -82,7 +95,7 @@ def tune_summary(
         point["episodes"] = stats["episodes"]
         grid.append(point)
         current = best.get(row.name)
-        if current is None or (point["sr"], point["cgc"]) > (current["sr"], current["cgc"]):
+        if current is None or _rank(point) > _rank(current):
             best[row.name] = point
     return {"grid": grid, "best": best}
 
@@ -159,7 +172,7 @@ def write_tune(root: Path, payload: dict[str, Any]) -> None:
 
     root.mkdir(parents=True, exist_ok=True)
     _record_run(payload, preset="tune")
-    write_json_atomic(root / "tune.json", payload)
+    write_json_atomic(root / "tune.json", undefined_as_null(payload))
     write_atomic(root / "tune.md", render_tune(payload) + "\n")
 
 
@@ -477,7 +490,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     meta["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
     meta["perfect_judge_vs_sparse"] = oracle_vs_sparse(payload["rows"], reference="perfect-judge")
     _record_run(payload, preset=payload["config"]["name"])
-    write_json_atomic(root / "results.json", payload)
+    write_json_atomic(root / "results.json", undefined_as_null(payload))
     columns: list[str] = []
     for row in payload["rows"]:
         columns.extend(k for k in row if k not in columns)

@@ -21,6 +21,7 @@ from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
 from rewardgym.benchmarks.shop.config import BenchConfig
 from rewardgym.benchmarks.shop.config import preset as shop_preset
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
 
 PresetName = Literal["demo", "tiny", "quick", "paper"]
@@ -32,11 +33,11 @@ class FidelityBenchConfig:
 
     name: Annotated[str, tyro.conf.Suppress] = "quick"
     """Preset name, recorded in results.json."""
-    visits: int = 800
+    visits: Annotated[int, Range(ge=2)] = 800
     """Visits per store for the ground truth, its other seeds and the baselines (the same intents everywhere)."""
-    llm_visits: int = 200
+    llm_visits: Annotated[int, Range(ge=2)] = 200
     """Visits per store for each learned simulator (the first llm_visits of the same intents)."""
-    first_intent: int = FIRST_HELD_OUT_INTENT
+    first_intent: Annotated[int, NON_NEGATIVE] = FIRST_HELD_OUT_INTENT
     """First held-out intent; intents first_intent ... + visits - 1 visit every store."""
     variants: tuple[VariantName, ...] = (
         "price-up-20",
@@ -46,7 +47,7 @@ class FidelityBenchConfig:
         "no-brand-filter",
     )
     """Store changes, each an A/B test against the base store."""
-    noise_seeds: tuple[int, ...] = (1, 2)
+    noise_seeds: tuple[Annotated[int, SEED], ...] = (1, 2)
     """Seeds of the ground-truth shopper against itself (the noise floor rows)."""
     baselines: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
     """Baseline simulators, any of: random, always-terminate, first-element, frequency."""
@@ -60,18 +61,20 @@ class FidelityBenchConfig:
     """An earlier rewardgym bench shop output directory whose trained models (and chosen temperature) to reuse instead; shop must be the config it ran."""
     live_grpo: bool = True
     """Add the row trained with multi-turn GRPO on ShopStore-v0 (from the SFT model, at the shop config's GRPO budget)."""
-    live_turns: int = 4
+    live_turns: Annotated[int, AT_LEAST_1] = 4
     """Deepest turn a live-store GRPO group is sampled at (its earlier turns are the policy's own)."""
-    max_steps: int = 20
+    max_steps: Annotated[int, Range(ge=2)] = 20
     """Every visit (ground truth included) is cut after this many steps; 0.4% of ground-truth sessions are longer."""
-    n_boot: int = 500
+    n_boot: Annotated[int, AT_LEAST_1] = 500
     """Bootstrap resamples of every interval."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the bootstrap and of the learned simulators' sampling."""
-    batch_size: int = 2048
+    batch_size: Annotated[int, AT_LEAST_1] = 2048
     """Visits open at once over every store (each turn one batched policy call answers them all; a visit that ends makes room for the next)."""
 
     def __post_init__(self) -> None:
+        """Refuse values outside their meaningful range, naming the field."""
+        check_fields(self)
         if not 2 <= self.llm_visits <= self.visits:
             raise ValueError(
                 "FidelityBenchConfig needs 2 <= llm_visits <= visits "

@@ -39,6 +39,7 @@ from rewardgym.agents.simulation.policies import (
 from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
 from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, PresetName, preset
 from rewardgym.benchmarks.fidelity.report import ab_row, fidelity_row, plot, render_tables
+from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 from rewardgym.envs.shopping.synthetic.variants import store_variant
 
@@ -174,7 +175,7 @@ def run_bench_fidelity(
             "fidelity": suite.fidelity,
             "ab": suite.ab,
         }
-        write_json_atomic(tmp / "results.json", results)
+        write_json_atomic(tmp / "results.json", undefined_as_null(results))
         tables = render_tables(suite.fidelity, suite.ab)
         if smoke_banner(config):
             tables = f"{smoke_banner(config)}\n\n{tables}\n\n{smoke_banner(config)}"

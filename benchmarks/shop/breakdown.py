@@ -25,16 +25,22 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import tyro
+from typing import Annotated, Any
 
 from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
 from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes, model_prompt
 from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.bounds import NON_NEGATIVE, check_fields, undefined_as_null
+from rewardgym.cli import USER_ERRORS, parse_args, refuse
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
-from rewardgym.runtime import claim_output, releases_outputs, write_atomic, write_json_atomic
+from rewardgym.runtime import (
+    UserError,
+    claim_output,
+    releases_outputs,
+    write_atomic,
+    write_json_atomic,
+)
 
 OUTPUT_KIND = "bench-shop-breakdown"
 """The kind of a breakdown's output directory (its ``.rewardgym-output.json`` marker)."""
@@ -82,7 +88,7 @@ class Config:
     """A finished sweep's --out folder (its sweep.json and candidates/NAME/sft/model)."""
     candidates: tuple[str, ...]
     """Candidates of that sweep whose SFT models are scored (names as in its table)."""
-    temperature: float = 0.2
+    temperature: Annotated[float, NON_NEGATIVE] = 0.2
     """Sampling temperature of every model (the sweep's: 0.2)."""
     out: Path = Path("results/shop-breakdown")
     """Directory for breakdown.json and breakdown.md (new or empty, or an earlier breakdown's
@@ -90,13 +96,29 @@ class Config:
     overwrite: bool = False
     """Write again into an earlier breakdown's output in --out."""
 
+    def __post_init__(self) -> None:
+        """Refuse a temperature outside its range and no candidate, before any work."""
+        check_fields(self)
+        if not self.candidates:
+            raise ValueError("Config.candidates is empty: name at least one candidate")
+
 
 def _sweep_rows(sweep: Path) -> tuple[dict[str, Any], dict[str, Mapping[str, object]]]:
     path = sweep / "sweep.json"
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: pass the --out folder of a finished sweep")
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    return saved, {row["candidate"]: row["changes"] for row in saved["rows"]}
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        rows = {row["candidate"]: dict(row["changes"]) for row in saved["rows"]}
+        missing = [k for k in ("preset", "seed", "validation_sessions") if k not in saved]
+        if missing:
+            raise KeyError(missing[0])
+    except (OSError, ValueError, RecursionError, KeyError, TypeError) as err:
+        raise UserError(
+            f"{path} is not a finished sweep's result ({type(err).__name__}: {err}); pass the "
+            "--out folder of a finished sweep, or run the sweep again"
+        ) from None
+    return saved, rows
 
 
 @releases_outputs  # --out stays locked for the run, so a second run on it is refused
@@ -146,7 +168,7 @@ def run_breakdown(args: Config, *, data: Any = None) -> dict[str, Any]:
         "markdown": markdown,
         "meta": _meta(saved, started),
     }
-    write_json_atomic(out / "breakdown.json", result)
+    write_json_atomic(out / "breakdown.json", undefined_as_null(result))
     write_atomic(out / "breakdown.md", markdown)
     return result
 
@@ -198,11 +220,11 @@ def _meta(saved: Mapping[str, Any], started: float) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse arguments, score the models and the lookup by target kind, print the table."""
-    args = tyro.cli(Config, args=argv, description=__doc__)
+    args = parse_args("shop_breakdown", Config, argv, __doc__)
     try:
         result = run_breakdown(args)
-    except (ValueError, FileExistsError, FileNotFoundError) as err:  # before any work
-        raise SystemExit(f"shop_breakdown: {err}") from None
+    except (ValueError, *USER_ERRORS) as err:  # a user's mistake: one line, before any work
+        refuse("shop_breakdown", err)
     print(result["markdown"])
 
 

@@ -26,6 +26,10 @@ from rewardgym.agents.llm.config import (
     SamplingConfig,
     SFTRunConfig,
 )
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
+
+SHARE = Range(gt=0, lt=1, what="a share")
+"""A share of the training sessions strictly between none and all."""
 
 PresetName = Literal["demo", "tiny", "quick", "cpu", "smol", "paper"]
 
@@ -53,30 +57,30 @@ class BenchConfig:
     """Which protocol the headline tables use: natural (every test step, the corpus's mix)
     or paper (first steps given as context, class-balanced steps, similar typed text counts
     as exact; Shop-R1 Sec. 4.1). Both are always computed and reported."""
-    train_sessions: int | None = None
+    train_sessions: Annotated[int, AT_LEAST_1] | None = None
     """Training sessions read into prompt-completion rows; None reads them all."""
-    validation_fraction: float = 0.1
+    validation_fraction: Annotated[float, SHARE] = 0.1
     """Share of the training sessions held out as the validation split."""
-    validation_sessions: int | None = 40
+    validation_sessions: Annotated[int, AT_LEAST_1] | None = 40
     """Validation sessions scored when choosing the temperature (None: all of them)."""
-    eval_sessions: int | None = None
+    eval_sessions: Annotated[int, AT_LEAST_1] | None = None
     """Test sessions scored for the main rows and the baselines; None scores the whole split."""
-    ablation_eval_sessions: int | None = None
+    ablation_eval_sessions: Annotated[int, AT_LEAST_1] | None = None
     """Test sessions scored for the ablation and temperature rows (the first of the main rows'
     sessions); None: as many as the main rows."""
-    seeds: tuple[int, ...] = (0,)
+    seeds: tuple[Annotated[int, SEED], ...] = (0,)
     """Training seeds of the main rows; intervals pool every seed's run."""
-    ablation_seeds: tuple[int, ...] | None = None
+    ablation_seeds: Annotated[tuple[int, ...], SEED] | None = None
     """Training seeds of the ablation rows; None: the main rows' seeds."""
     split_test_across_seeds: bool = False
     """Main rows: the k-th of n training seeds scores every n-th test session (from the k-th),
     so a row's pooled runs cover each test session once and its interval pools the seeds."""
-    eval_seeds: tuple[int, ...] = (0,)
+    eval_seeds: tuple[Annotated[int, SEED], ...] = (0,)
     """Sampling seeds per trained model at evaluation."""
-    temperature_candidates: tuple[float, ...] = (0.6,)
+    temperature_candidates: tuple[Annotated[float, NON_NEGATIVE], ...] = (0.6,)
     """Evaluation temperatures tried on the validation split with the first seed's SFT model;
     the best (by exact match) is the main rows' temperature."""
-    temperatures: tuple[float, ...] = (0.2, 1.0)
+    temperatures: tuple[Annotated[float, NON_NEGATIVE], ...] = (0.2, 1.0)
     """The Shop-R1 model's temperature sweep rows (reported on test, chosen on nothing)."""
     separate_latest_sft: bool = False
     """Train a separate SFT model on latest-page prompts for the latest-context row."""
@@ -86,12 +90,12 @@ class BenchConfig:
     baselines: bool = True
     """Score the baselines (frequency, random, always-terminate, first-element) as rows, and on
     the embedded synthetic corpus the reference rows (shopper-argmax, shopper-resample)."""
-    reference_resamples: int = 1000
+    reference_resamples: Annotated[int, AT_LEAST_1] = 1000
     """Fresh draws of the synthetic shopper per test step behind reference/shopper-argmax."""
-    train_workers: int = 1
+    train_workers: Annotated[int, AT_LEAST_1] = 1
     """Processes that train the models (one torch thread each) before evaluation; 1 trains in
     this process. Training seeds and GRPO rows run side by side, each once its start is trained."""
-    bootstrap_samples: int = 2000
+    bootstrap_samples: Annotated[int, AT_LEAST_1] = 2000
     """Bootstrap resamples of the test sessions behind every 95% interval."""
     rows: Annotated[tuple[str, ...] | None, tyro.conf.Suppress] = None
     """The rows this preset runs when --only is not given (None: every row)."""
@@ -100,32 +104,11 @@ class BenchConfig:
     its model rows as a smoke test, not a result."""
 
     def __post_init__(self) -> None:
-        """Refuse sizes that score nothing, naming the field and the valid range."""
-        sizes = {
-            "train_sessions": self.train_sessions,
-            "validation_sessions": self.validation_sessions,
-            "eval_sessions": self.eval_sessions,
-            "ablation_eval_sessions": self.ablation_eval_sessions,
-        }
-        for name, value in sizes.items():
-            if value is not None and value < 1:
-                raise ValueError(
-                    f"BenchConfig.{name}={value}: use at least 1 session, or None for all"
-                )
-        if not 0.0 < self.validation_fraction < 1.0:
-            raise ValueError(
-                f"BenchConfig.validation_fraction={self.validation_fraction}: use a share in (0, 1)"
-            )
-        if self.reference_resamples < 1 or self.train_workers < 1:
-            raise ValueError(
-                f"BenchConfig.reference_resamples={self.reference_resamples}, "
-                f"train_workers={self.train_workers}: use at least 1 of each"
-            )
-        if self.bootstrap_samples < 1 or not self.seeds:
-            raise ValueError(
-                f"BenchConfig.bootstrap_samples={self.bootstrap_samples}, seeds={self.seeds}: "
-                "use at least 1 resample and 1 seed"
-            )
+        """Refuse numbers outside their range (sizes that score nothing), and no seed."""
+        check_fields(self)
+        for name in ("seeds", "eval_seeds", "temperature_candidates"):
+            if not getattr(self, name):
+                raise ValueError(f"BenchConfig.{name} is empty: give at least one value")
 
 
 def _quick() -> BenchConfig:

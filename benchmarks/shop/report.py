@@ -32,6 +32,7 @@ from rewardgym.agents.evaluation.shopping import (
 )
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.tables import markdown_table
+from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 from rewardgym.wrappers.shop_r1 import RewardTerms
@@ -549,7 +550,7 @@ def write_report(
         },
     }
     out = suite.out
-    write_json_atomic(out / "results.json", results)
+    write_json_atomic(out / "results.json", undefined_as_null(results))
     write_atomic(out / "results.csv", _csv(rows))
     write_atomic(out / "results.md", markdown + "\n")
     plot_rows(rows, out, smoke=bool(banner))

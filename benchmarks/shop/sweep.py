@@ -31,9 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import tyro
+from typing import Annotated, Any
 
 from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
@@ -42,7 +40,15 @@ from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_datas
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
-from rewardgym.runtime import claim_output, releases_outputs, write_atomic, write_json_atomic
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
+from rewardgym.cli import USER_ERRORS, parse_args, refuse
+from rewardgym.runtime import (
+    UserError,
+    claim_output,
+    releases_outputs,
+    write_atomic,
+    write_json_atomic,
+)
 
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
@@ -101,7 +107,7 @@ def apply_changes(config: BenchConfig, name: str, changes: Mapping[str, object])
                 f"under {', '.join(CHANGEABLE)})"
             )
         head, _, leaf = key.rpartition(".")
-        parent: Any = getattr(config, head) if head else config
+        parent = _config_at(config, name, key)
         fields = {f.name: f for f in dataclasses.fields(parent)}
         if leaf not in fields:
             raise ValueError(
@@ -121,6 +127,24 @@ def apply_changes(config: BenchConfig, name: str, changes: Mapping[str, object])
         changed = dataclasses.replace(parent, **{leaf: value})
         config = dataclasses.replace(config, **{head: changed}) if head else changed
     return config
+
+
+def _config_at(config: BenchConfig, name: str, key: str) -> Any:
+    """The nested config that holds the last part of the dotted ``key``; errors name the candidate."""
+    parent: Any = config
+    parts = key.split(".")
+    for depth, part in enumerate(parts[:-1]):
+        fields = {f.name for f in dataclasses.fields(parent)}
+        child = getattr(parent, part, None) if part in fields else None
+        if not dataclasses.is_dataclass(child):
+            where = ".".join(parts[: depth + 1])
+            raise ValueError(
+                f"candidate {name!r}: {key!r} reaches into {where!r}, which is "
+                + ("no field" if part not in fields else f"a {type(child).__name__}, not a config")
+                + f"; write FIELD=VALUE with a field of {'.'.join(parts[:depth]) or 'the config'}"
+            )
+        parent = child
+    return parent
 
 
 def _key(value: object) -> str:
@@ -184,7 +208,7 @@ class Sweep:
         signature = _key((config, args.seed, args.validation_sessions, self.temperatures()))
         done = folder / "result.json"
         if done.is_file():
-            kept = json.loads(done.read_text(encoding="utf-8"))
+            kept = _kept_result(done)
             if kept.get("signature") == signature:
                 return list(kept["rows"])
         kind, prompt = model_prompt(config)
@@ -230,7 +254,7 @@ class Sweep:
                     **_figures(scored, args.bootstrap_samples),
                 }
             )
-        write_json_atomic(done, {"signature": signature, "rows": rows})
+        write_json_atomic(done, {"signature": signature, "rows": undefined_as_null(rows)})
         return rows
 
     def score(
@@ -362,9 +386,23 @@ class Sweep:
             "markdown": markdown,
             "meta": self.meta(),
         }
-        write_json_atomic(self.out / "sweep.json", results)
+        write_json_atomic(self.out / "sweep.json", undefined_as_null(results))
         write_atomic(self.out / "sweep.md", markdown)
         return results
+
+
+def _kept_result(path: Path) -> dict[str, Any]:
+    """A candidate's earlier ``result.json``; a damaged one is an error naming the file."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as err:
+        kept = err
+    if not isinstance(kept, dict) or not isinstance(kept.get("rows", []), list):
+        raise UserError(
+            f"{path} is damaged ({kept if isinstance(kept, Exception) else 'not a result'}): "
+            "delete it and rerun with --overwrite to train that candidate again"
+        )
+    return kept
 
 
 def model_prompt(config: BenchConfig) -> tuple[ModelKind, PromptConfig]:
@@ -401,6 +439,13 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
     sweep.planned = [name for name, _, _ in chosen]
     sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
     sizes = {config.train_sessions: config for *_, config in chosen}
+    for config in sizes.values():  # before the first candidate trains
+        if not sweep.data(config).positions("validation", args.validation_sessions):
+            raise UserError(
+                f"--preset {args.preset}: its validation split holds no session to score "
+                f"(validation_fraction {config.validation_fraction}, train_sessions "
+                f"{config.train_sessions}); use a larger preset or more training sessions"
+            )
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
     if args.workers > 1 and len(chosen) > 1:
         _run_in_workers(sweep, chosen, data)
@@ -466,15 +511,15 @@ class Config:
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset
     (e.g. ids-wide:prompt.element_ids=true,default_model.hidden_size=256)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of every candidate's model, data order and sampling."""
-    validation_sessions: int | None = 100
+    validation_sessions: Annotated[int, AT_LEAST_1] | None = 100
     """Validation sessions scored (None: all of them); the same for every row."""
-    temperatures: tuple[float, ...] | None = None
+    temperatures: Annotated[tuple[float, ...], NON_NEGATIVE] | None = None
     """Evaluation temperatures (None: the preset's temperature_candidates)."""
-    bootstrap_samples: int = 2000
+    bootstrap_samples: Annotated[int, AT_LEAST_1] = 2000
     """Bootstrap resamples of the validation sessions behind each interval."""
-    workers: int = 1
+    workers: Annotated[int, AT_LEAST_1] = 1
     """Candidates trained at once, each in its own process on one torch thread (2 on two
     cores)."""
     out: Path = Path("results/shop-sweep")
@@ -483,15 +528,21 @@ class Config:
     overwrite: bool = False
     """Run again into an earlier sweep's output in --out."""
 
+    def __post_init__(self) -> None:
+        """Refuse counts and temperatures outside their range before any candidate trains."""
+        check_fields(self)
+        if self.temperatures is not None and not self.temperatures:
+            raise ValueError("Config.temperatures is empty: give at least one, or leave it unset")
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse arguments, run the sweep and print its table."""
-    args = tyro.cli(Config, args=argv, description=__doc__)
+    args = parse_args("shop_sweep", Config, argv, __doc__)
     start = time.perf_counter()
     try:
         results = run_sweep(args)
-    except (ValueError, FileExistsError) as err:  # a user's mistake: one line, before any work
-        raise SystemExit(f"shop_sweep: {err}") from None
+    except (ValueError, *USER_ERRORS) as err:  # a user's mistake: one line, before any work
+        refuse("shop_sweep", err)
     print(results["markdown"])
     print(
         f"shop sweep ({args.preset}): {time.perf_counter() - start:.0f} s; results in {args.out}/"

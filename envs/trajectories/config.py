@@ -120,7 +120,7 @@ class CollectConfig:
                 + ", ".join(DEFAULT_COLLECTORS)
             )
         if isinstance(self.episodes, bool) or not isinstance(self.episodes, int):
-            raise ValueError(f"episodes must be an integer, got {self.episodes!r}")
+            raise ValueError(f"CollectConfig.episodes={self.episodes!r}: must be an integer")
         object.__setattr__(self, "env_kwargs", _parsed_lists(self.env_kwargs))
         check_fields(self)
         if self.random_actions not in RANDOM_ACTION_MODES:

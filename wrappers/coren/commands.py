@@ -29,8 +29,9 @@ class LabelCoren:
         """Label, write and print the report.
 
         OUT is checked before the first judge call (new, empty, or with --overwrite a data set
-        rewardgym wrote; anything else is refused and left untouched) and appears only once
-        complete. A run whose judge calls all fail, or whose key variable is unset, stops with
+        rewardgym wrote, and never inside DATASET; anything else is refused in one line, exit
+        status 2, and left untouched) and appears only once complete. A run whose judge calls
+        all fail, or whose key variable is unset, stops with
         a non-zero exit status and writes nothing.
         """
         from rich.console import Console
@@ -40,8 +41,6 @@ class LabelCoren:
 
         try:
             report = label_dataset(self.dataset, self.out, self.label)
-        except (FileExistsError, NotADirectoryError, PermissionError) as err:
-            raise SystemExit(f"rewardgym label coren: {err}") from err
         except (LabellingError, JudgeUnavailableError) as err:
             raise SystemExit(f"rewardgym label coren stopped, nothing written: {err}") from err
         Console().print(report.summary(), markup=False, highlight=False)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
+
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, Range, between, check_fields
 
 # The three consistency terms, in the order the orchestrator's weights use.
 TERMS: tuple[str, ...] = ("C", "S", "T")
@@ -34,41 +36,42 @@ class CorenConfig:
     horizon H times the rubric maximum K = 2, matches the success flag.
     """
 
-    n_prompts: int = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = 5
     """How many prompt templates to use (1 or more), taken in order from the prompt directory (paper: 5)."""
-    similarity_threshold: float = 0.5
+    similarity_threshold: Annotated[float, between(-1, 1)] = 0.5
     """Structural gate: least cosine similarity (-1 to 1) of a prompt's answer to the reference (paper: 0.5)."""
-    gamma: float = 0.99
+    gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
     """Discount per step of the orchestrator's normalised return, above 0 and at most 1 (paper: 0.99)."""
     ablation: str = "CST"
     """Which terms make the reward: C, S, T, CS, ST, CT, CST, average, majority or single."""
-    single_prompt_index: int = 0
+    single_prompt_index: Annotated[int, NON_NEGATIVE] = 0
     """The prompt (0 to n-prompts - 1; 0 = naive) whose vote alone is the reward of the single ablation."""
-    hidden_size: int = 64
+    hidden_size: Annotated[int, AT_LEAST_1] = 64
     """Width of the orchestrator's hidden layer, in units (1 or more)."""
-    epochs: int = 200
+    epochs: Annotated[int, AT_LEAST_1] = 200
     """Full-batch Adam epochs of orchestrator training (1 or more)."""
-    learning_rate: float = 1e-2
+    learning_rate: Annotated[float, POSITIVE] = 1e-2
     """Adam learning rate of orchestrator training (a finite number above 0)."""
-    holdout_fraction: float = 0.2
+    holdout_fraction: Annotated[float, Range(ge=0, lt=1)] = 0.2
     """Share of trajectories (0 to below 1) kept out of orchestrator training to measure the correlation."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the train/held-out split and of the orchestrator's initialisation."""
-    batch_size: int = 256
+    batch_size: Annotated[int, AT_LEAST_1] = 256
     """Judge requests sent per batch (1 or more; each batch is committed to the cache together)."""
     candidates: Literal["grounded", "all"] = "grounded"
     """Actions each prompt rates at every observation to find its plan H_n: grounded (no object, or an object in view, held, or a room) or all."""
     temporal_scope: Literal["episode", "prefix"] = "episode"
     """What the backward question of a step asks about: the whole trajectory's plan (paper) or the plan up to that step (what an online wrapper can know)."""
-    qa_pairs: int = 139
+    qa_pairs: Annotated[int, AT_LEAST_1] = 139
     """Question-answer pairs in the structural QA bank drawn from the simulator (1 or more; paper: 139)."""
-    qa_seed: int = 7919
+    qa_seed: Annotated[int, SEED] = 7919
     """Seed of the episodes the QA bank is drawn from (their seeds never equal a labelled episode's)."""
-    probe_states: int = 200
+    probe_states: Annotated[int, NON_NEGATIVE] = 200
     """Held-out states at which every action is rated for the judge-quality report (0: no report)."""
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
+        check_fields(self)
         if self.ablation not in ABLATIONS:
             raise ValueError(f"CorenConfig.ablation={self.ablation!r}: use one of {ABLATIONS}")
         if self.n_prompts < 1:

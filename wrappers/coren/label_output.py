@@ -8,14 +8,15 @@ is stopped by :func:`check_judged` before anything is written.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rewardgym.bounds import strict_json
 from rewardgym.envs.trajectories.dataset import DATASET_KIND
 from rewardgym.runtime import (
+    UserError,
     absolute,
     atomic_output,
     mark_output,
@@ -77,8 +78,9 @@ def write_labelled_into(
         episode_index=np.repeat(np.arange(len(lengths)), lengths),
         rewards=np.concatenate(rewards or [np.zeros(0, dtype=np.float32)]),
     )
-    (extras / "report.json").write_text(
-        json.dumps(report.as_dict(), indent=2, default=float), encoding="utf-8"
+    target = extras / "report.json"
+    target.write_text(
+        strict_json(report.as_dict(), target, indent=2, default=float), encoding="utf-8"
     )
     relabelled.write_into(directory, minari=minari)
 
@@ -106,7 +108,7 @@ def check_paths(dataset: Path, out: Path) -> None:
     """Refuse an output that is the input data set or lies inside it (links followed)."""
     source, target = dataset.resolve(), out.resolve()
     if source == target or source in target.parents:
-        raise ValueError(
+        raise UserError(
             f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
             "modifies its input, so write the relabelled data set elsewhere"
         )

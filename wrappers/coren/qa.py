@@ -101,7 +101,10 @@ class QABank:
 
     def to_jsonl(self, path: str | Path) -> Path:
         """Write the bank as a QA file (the format ``from_jsonl`` reads), atomically."""
-        lines = [json.dumps({**asdict(p), "visible": list(p.visible)}) for p in self.pairs]
+        lines = [
+            json.dumps({**asdict(p), "visible": list(p.visible)}, allow_nan=False)
+            for p in self.pairs
+        ]
         return write_atomic(path, "\n".join(lines) + "\n")
 
     @classmethod

@@ -39,10 +39,11 @@ import time
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import httpx
 
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 from rewardgym.wrappers.judges.cache import storable_text
 
@@ -70,20 +71,24 @@ class OpenAIJudgeConfig:
     """Model name sent with each request (what the server serves)."""
     api_key_env: str = "OPENAI_API_KEY"
     """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
-    concurrency: int = 8
+    concurrency: Annotated[int, AT_LEAST_1] = 8
     """Requests in flight at once (1 or more)."""
-    timeout_s: float = 30.0
+    timeout_s: Annotated[float, POSITIVE] = 30.0
     """Seconds allowed for one attempt of a request, whole: connecting, sending, every byte."""
-    max_retries: int = 3
+    max_retries: Annotated[int, NON_NEGATIVE] = 3
     """Retries (0 or more) of a request after a timeout, a connection error, HTTP 429 or 5xx."""
-    backoff_s: float = 0.5
+    backoff_s: Annotated[float, NON_NEGATIVE] = 0.5
     """First retry's wait in seconds; doubles with every retry."""
-    max_tokens: int = 256
+    max_tokens: Annotated[int, AT_LEAST_1] = 256
     """Longest completion asked for, in tokens."""
-    temperature: float = 0.0
+    temperature: Annotated[float, NON_NEGATIVE] = 0.0
     """Sampling temperature of the judge (0: greedy, so answers are reproducible)."""
-    max_response_bytes: int = 1 << 20
+    max_response_bytes: Annotated[int, AT_LEAST_1] = 1 << 20
     """Largest answer body accepted, in bytes (decoded); a larger one is abandoned as a failure."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers that are not finite or not in their range, naming the field."""
+        check_fields(self)
 
 
 class OpenAIJudge(Judge):

@@ -1,0 +1,157 @@
+"""Issue 34 item 5: every number a user or a file gives is finite and in its range.
+
+The config dataclasses are found by reading the package (every ``*Config`` / ``*Settings``
+dataclass, and the reward and tune configs), so a new config whose numeric field declares
+no :class:`~rewardgym.bounds.Range` fails here. For every numeric field of every one,
+hypothesis tries NaN, infinities and values outside the declared range: each is refused
+with a ValueError naming the class and the field. The defaults construct. JSON the package
+writes is strict.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rewardgym.bounds import Range, numeric_fields, strict_json, undefined_as_null
+from rewardgym.runtime import write_json_atomic
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMED = ("RewardComposition", "Tuned", "TuneGrid")
+"""Configs a user fills whose names do not end in Config or Settings."""
+NOT_YET: dict[str, str] = {
+    "DiscreteIQLConfig": "d3rlpy's config class, checked by check_iql from IQLSettings' ranges",
+    "EvalConfig": "its own __post_init__ checks it; bounds not declared yet",
+    "StoreConfig": "being extended concurrently (issue 32); its own checks refuse NaN",
+    "SyntheticShopperConfig": "being extended concurrently (issue 32); its own checks",
+    "HFJudgeConfig": "its own __post_init__ checks it; bounds not declared yet",
+    "ShopR1Config": "its own __post_init__ refuses non-finite and negative weights",
+    "Config": "the python -m scripts' configs (perf, probes, record_results)",
+    "ServedConfig": "the served policy's config, new and still being written (lead)",
+}
+"""Configs outside this test for now, each with why."""
+REQUIRED: dict[str, dict[str, Any]] = {
+    "Tuned": {"algorithm": "cql", "reward": "sparse"},
+}
+"""Constructor arguments of configs whose fields have no defaults."""
+
+
+def _config_classes() -> list[type]:
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if parts[0] in ("tests", ".venv", "build") or "site-packages" in parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef) or node.name in NOT_YET:
+                continue
+            if not node.name.endswith(("Config", "Settings")) and node.name not in NAMED:
+                continue
+            if not any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                continue
+            module = ".".join(["rewardgym", *path.relative_to(ROOT).with_suffix("").parts])
+            found.append(getattr(importlib.import_module(module), node.name))
+    return found
+
+
+CLASSES = _config_classes()
+FIELDS = [
+    (cls, name, bound)
+    for cls in CLASSES
+    for name, bound in numeric_fields(cls)
+    if not isinstance(getattr(cls(**REQUIRED.get(cls.__name__, {})), name), dict)
+]
+"""Every numeric field but keyword dicts (``env_kwargs``: finite, any range, any key)."""
+
+
+def _default(cls: type) -> Any:
+    return cls(**REQUIRED.get(cls.__name__, {}))
+
+
+def _with(cls: type, name: str, value: float) -> Any:
+    field = next(f for f in dataclasses.fields(cls) if f.name == name)
+    default = getattr(_default(cls), name)
+    shaped: Any = (value,) if isinstance(default, tuple) or "tuple[" in str(field.type) else value
+    return dataclasses.replace(_default(cls), **{name: shaped})
+
+
+def test_the_configs_are_found() -> None:
+    names = {cls.__name__ for cls in CLASSES}
+    assert {"BenchConfig", "SFTRunConfig", "OfflineConfig", "CQLSettings", "CorenConfig"} <= names
+    assert {"RewardComposition", "TuneGrid", "OnlineConfig", "FidelityBenchConfig"} <= names
+    assert len(FIELDS) > 100
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_the_defaults_construct(cls: type) -> None:
+    _default(cls)
+
+
+@pytest.mark.parametrize(
+    ("cls", "name", "bound"), FIELDS, ids=[f"{c.__name__}.{n}" for c, n, _ in FIELDS]
+)
+def test_every_numeric_field_declares_its_range(cls: type, name: str, bound: Range | None) -> None:
+    assert bound is not None, f"{cls.__name__}.{name}: declare Annotated[..., Range(...)]"
+
+
+def _outside(bound: Range) -> st.SearchStrategy[float]:
+    """Finite values outside ``bound`` (none when it is unbounded)."""
+    options: list[st.SearchStrategy[float]] = []
+    low = bound.ge if bound.ge is not None else bound.gt
+    high = bound.le if bound.le is not None else bound.lt
+    if low is not None:
+        options.append(st.floats(max_value=low, exclude_max=bound.ge is not None, min_value=-1e12))
+    if high is not None:
+        options.append(st.floats(min_value=high, exclude_min=bound.le is not None, max_value=1e12))
+    return st.one_of(options) if options else st.nothing()
+
+
+@pytest.mark.parametrize(
+    ("cls", "name", "bound"), FIELDS, ids=[f"{c.__name__}.{n}" for c, n, _ in FIELDS]
+)
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_non_finite_and_out_of_range_values_are_refused(
+    cls: type, name: str, bound: Range | None, data: st.DataObject
+) -> None:
+    bound = bound or Range()
+    strategy = st.sampled_from([math.nan, math.inf, -math.inf])
+    if bound != Range():
+        strategy = st.one_of(strategy, _outside(bound))
+    value = data.draw(strategy)
+    default = getattr(_default(cls), name)
+    if isinstance(default, int) and not isinstance(default, bool) and math.isfinite(value):
+        value = math.floor(value) if bound.ge is not None and value < bound.ge else value
+        value = int(value) if value == int(value) else value
+    with pytest.raises(ValueError, match=rf"{cls.__name__}\.{name}"):
+        _with(cls, name, value)
+
+
+def test_strict_json_refuses_nan_with_the_file_and_the_place(tmp_path: Path) -> None:
+    target = tmp_path / "results.json"
+    with pytest.raises(ValueError, match=r"results\.json: \['rows'\]\[1\]\['exact'\] is nan"):
+        write_json_atomic(target, {"rows": [{"exact": 1.0}, {"exact": math.nan}]})
+    assert not target.exists()
+    with pytest.raises(ValueError, match="inf"):
+        strict_json([math.inf], "x.json")
+    write_json_atomic(target, undefined_as_null({"rows": [{"exact": math.nan}]}))
+    assert target.read_text().split() == [
+        "{",
+        '"rows":',
+        "[",
+        "{",
+        '"exact":',
+        "null",
+        "}",
+        "]",
+        "}",
+    ]
