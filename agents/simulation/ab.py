@@ -19,6 +19,11 @@ Agreement (:func:`agreement`) can fail, and is earned only by evidence:
 Each comparison also carries the effect-size error (simulator minus ground truth) with a 95%
 interval from the same resampled intents on both sides (:func:`compare_ab`).
 
+Over many store changes, :func:`compare_changes` adds the field's scores per effect
+(:mod:`~rewardgym.agents.evaluation.effect_metrics`: directional alignment, Pearson and
+Spearman correlation, mean absolute error), their intervals resampling the same intents for
+every change.
+
 Example:
     >>> from rewardgym.agents.evaluation.fidelity import SessionSummary
     >>> def s(bought): return SessionSummary(5, (4, 0, 1), (0,) * 13, (), (), bought, bought, 50.0 * bought)
@@ -32,15 +37,18 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from rewardgym.agents.evaluation.effect_metrics import FieldScores, field_scores
 from rewardgym.agents.evaluation.fidelity import Estimate, SessionSummary
 
 EFFECTS: tuple[str, ...] = ("conversion", "add_to_cart", "basket_value", "session_length")
 """Effects measured: purchase rate and add-to-cart rate (fractions), mean order value of buyers ($), mean steps."""
+FIELD_EFFECTS: tuple[str, ...] = ("conversion", "basket_value", "session_length")
+"""Effects scored over all store changes in the field's terms (:func:`compare_changes`)."""
 
 _NAN_CI = (math.nan, math.nan)
 
@@ -239,28 +247,88 @@ def compare_ab(
     completed); the ground truth's count every intent. Both sides resample the same intents,
     so the effect-size error's interval is paired too.
     """
+    return _compare(simulated, truth, keep, _picks(len(truth[0]), n_boot, seed))[0]
+
+
+def _compare(
+    simulated: tuple[Sequence[SessionSummary], Sequence[SessionSummary]],
+    truth: tuple[Sequence[SessionSummary], Sequence[SessionSummary]],
+    keep: Sequence[bool] | None,
+    picks: Sequence[np.ndarray],
+) -> tuple[dict[str, EffectComparison], np.ndarray, np.ndarray]:
+    """:func:`compare_ab` on the resamples ``picks``, with both sides' draws ``[n_boot, len(EFFECTS)]``."""
     if len(simulated[0]) != len(truth[0]):
         raise ValueError(
             f"compare_ab needs the simulator's and the truth's visits of the same intents "
             f"(got {len(simulated[0])} and {len(truth[0])})"
         )
-    picks = _picks(len(truth[0]), n_boot, seed)
     sim, sim_draws = _paired(simulated[0], simulated[1], keep, picks)
     tru, tru_draws = _paired(truth[0], truth[1], None, picks)
     errors = sim_draws - tru_draws
-    return {
+    comparisons = {
         name: compare_effect(sim[name], tru[name], _interval(errors[:, j]))
         for j, name in enumerate(EFFECTS)
     }
+    return comparisons, sim_draws, tru_draws
+
+
+def compare_changes(
+    simulated: Mapping[str, Sequence[SessionSummary]],
+    truth: Mapping[str, Sequence[SessionSummary]],
+    changes: Sequence[str],
+    *,
+    base: str = "base",
+    keep: Mapping[str, Sequence[bool]] | None = None,
+    n_boot: int = 500,
+    seed: int = 0,
+) -> tuple[dict[str, dict[str, EffectComparison]], dict[str, FieldScores]]:
+    """Each store change's :func:`compare_ab` against ``base``, and the field's scores of every effect in :data:`FIELD_EFFECTS`.
+
+    ``simulated`` and ``truth`` map store names to the visits of the same intents, in one
+    order; ``keep[change]`` flags the intents whose simulated visits to ``base`` and
+    ``change`` both completed. One set of resampled intents serves every change, so the
+    scores' intervals resample intents jointly across the changes.
+    """
+    if not changes:
+        raise ValueError("compare_changes needs at least one store change")
+    n = len(truth[base])
+    picks = _picks(n, n_boot, seed)
+    per_change: dict[str, dict[str, EffectComparison]] = {}
+    sim_draws, tru_draws = [], []
+    for change in changes:
+        comparisons, s, t = _compare(
+            (simulated[base], simulated[change]),
+            (truth[base], truth[change]),
+            None if keep is None else keep[change],
+            picks,
+        )
+        per_change[change] = comparisons
+        sim_draws.append(s)
+        tru_draws.append(t)
+    sims, trus = np.stack(sim_draws, axis=2), np.stack(tru_draws, axis=2)
+    scores = {}
+    for name in FIELD_EFFECTS:
+        j = EFFECTS.index(name)
+        rows = [per_change[c][name] for c in changes]
+        scores[name] = field_scores(
+            np.array([r.simulated.value for r in rows]),
+            np.array([r.truth.value for r in rows]),
+            np.array([r.truth_significant for r in rows]),
+            sims[:, j, :],
+            trus[:, j, :],
+        )
+    return per_change, scores
 
 
 __all__ = [
     "EFFECTS",
+    "FIELD_EFFECTS",
     "Effect",
     "EffectComparison",
     "ab_effects",
     "agreement",
     "compare_ab",
+    "compare_changes",
     "compare_effect",
     "holds",
     "json_number",
