@@ -57,9 +57,18 @@ def test_bench_fidelity_writes_fidelity_and_ab_tables(tmp_path: Path) -> None:
         lo, hi = row["conversion_error_ci"]
         assert lo <= row["conversion_error"] <= hi
     assert floor["parse_rate"] == quitter["parse_rate"] == 1.0
+    field = on_disk["field"]
+    assert [(r["policy"], r["effect"]) for r in field] == [
+        (p, e) for p in policies for e in ("conversion", "basket_value", "session_length")
+    ]
+    for row in (r for r in field if r["policy"] == "baseline/always-terminate"):
+        assert row["aligned"] == 0 and row["changes"] == 2
+        assert row["alignment"] in (0.0, None)  # None: no change with a significant truth
+        assert row["pearson"] is None, "two changes give no correlation"
     assert (out / "fidelity.png").stat().st_size > 0 and (out / "ab.png").stat().st_size > 0
     tables = (out / "results.md").read_text()
     assert "## A/B" in tables and "error (sim - truth)" in tables and "| parsed |" in tables
+    assert "## A/B in the field's terms" in tables and "Noise floor, 95% interval" in tables
     with pytest.raises(FileExistsError):
         run_bench_fidelity(config, out, progress=False)
 
