@@ -1,5 +1,8 @@
 """What every suite records in ``results.json`` about the run itself: command, commit, machine.
 
+The machine is the CPU model, cores and torch's thread settings besides GPU, platform and
+versions: the same command moves by points from one CPU to another (issue 31).
+
 :func:`run_provenance` is merged into each suite's ``meta``; ``benchmarks/record_results.py``
 reads these fields back when it turns a run's ``--out`` folder into a page of
 ``docs/results/``. A field that cannot be known (no git checkout, no ``git`` program) is
@@ -67,8 +70,51 @@ def git_commit() -> dict[str, Any]:
     return {"git_commit": commit, "git_dirty": None if status is None else bool(status)}
 
 
+THREAD_ENV: tuple[str, ...] = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Environment variables that set torch's CPU threads, recorded as they were (None: unset)."""
+
+
+def cpu_model(cpuinfo: str | None = None) -> str | None:
+    """The CPU's model name with its family, model and stepping, from ``/proc/cpuinfo``.
+
+    A virtual machine's model name can be as short as ``AMD EPYC``, so the numbers that tell
+    one generation from the next follow it. ``cpuinfo`` is that file's text (None: read it);
+    without it, ``platform.processor()`` (None when that is empty too).
+
+    Example:
+        >>> cpu_model("cpu family\\t: 25\\nmodel\\t\\t: 1\\nmodel name\\t: AMD EPYC\\n")
+        'AMD EPYC (family 25, model 1)'
+    """
+    text = cpuinfo
+    if text is None:
+        try:
+            text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+    fields: dict[str, str] = {}
+    for line in text.split("\n\n", 1)[0].splitlines():  # the first processor only
+        key, sep, value = line.partition(":")
+        if sep and key.strip() not in fields:
+            fields[key.strip()] = " ".join(value.split())
+    name = fields.get("model name")
+    if not name:
+        return platform.processor() or None
+    numbers = [
+        f"{label} {fields[key]}"
+        for key, label in (("cpu family", "family"), ("model", "model"), ("stepping", "stepping"))
+        if fields.get(key)
+    ]
+    return f"{name} ({', '.join(numbers)})" if numbers else name
+
+
 def machine() -> dict[str, Any]:
-    """CPU cores (all and usable by this process), GPU, platform and library versions."""
+    """CPU model and cores, torch's threads, GPU, platform and library versions.
+
+    Training on the CPU is not bit-for-bit the same across CPU models and thread counts, so a
+    page names them: ``torch_threads`` and ``torch_interop_threads`` are this process's,
+    ``thread_env`` the variables in :data:`THREAD_ENV` as they were set, and
+    ``torch_cpu_capability`` the vector instructions torch's kernels use (``AVX2``, ``AVX512``).
+    """
     import torch
 
     from rewardgym import __version__
@@ -76,8 +122,13 @@ def machine() -> dict[str, Any]:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cuda = bool(torch.cuda.is_available())
     return {
+        "cpu_model": cpu_model(),
         "cpu_count": os.cpu_count(),
         "cpu_usable": usable,
+        "torch_threads": torch.get_num_threads(),
+        "torch_interop_threads": torch.get_num_interop_threads(),
+        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "thread_env": {name: os.environ.get(name) for name in THREAD_ENV},
         "cuda_available": cuda,
         "gpu": torch.cuda.get_device_name(0) if cuda else None,
         "platform": platform.platform(terse=True),
@@ -115,4 +166,12 @@ def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
     }
 
 
-__all__ = ["command_line", "git_commit", "machine", "process_seconds", "run_provenance"]
+__all__ = [
+    "THREAD_ENV",
+    "command_line",
+    "cpu_model",
+    "git_commit",
+    "machine",
+    "process_seconds",
+    "run_provenance",
+]

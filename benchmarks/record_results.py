@@ -273,13 +273,36 @@ def _machine(meta: Mapping[str, Any]) -> str:
     if cores is None:
         return NOT_RECORDED
     text = f"{cores} CPU cores" + (f" ({usable} usable)" if usable not in (None, cores) else "")
+    text += f" of {_text(meta, 'cpu_model') or 'a CPU model not recorded'}"
     if cuda is None:
         text += ", GPU not recorded"
     else:
         text += f", GPU: {gpu or 'yes'}" if cuda else ", no GPU"
     platform, python, torch = extras
     parts = [platform, f"Python {python}" if python else None, f"torch {torch}" if torch else None]
-    return "; ".join([text, *(p for p in parts if p)])
+    return "; ".join([text, _threads(meta), *(p for p in parts if p)])
+
+
+def _threads(meta: Mapping[str, Any]) -> str:
+    """torch's CPU threads as the run recorded them (issue 31), or that it did not."""
+    threads = _typed(meta, "torch_threads", (int,), "a count")
+    if threads is None:
+        return "torch threads not recorded"
+    interop = _typed(meta, "torch_interop_threads", (int,), "a count")
+    text = f"torch threads {threads} (interop {interop})"
+    capability = _text(meta, "torch_cpu_capability")
+    if capability:
+        text += f", {capability} kernels"
+    env = _typed(meta, "thread_env", (dict,), "an object of environment variables") or {}
+    for name, value in env.items():
+        text += f", {name}={value}" if value is not None else f", {name} unset"
+    workers = _typed(meta, "worker_threads", (dict,), "an object of thread counts")
+    if workers:
+        text += (
+            f", training workers {workers.get('workers')} x {workers.get('torch_threads')} "
+            f"torch threads (interop {workers.get('torch_interop_threads')})"
+        )
+    return text
 
 
 def _commit(meta: Mapping[str, Any]) -> str:

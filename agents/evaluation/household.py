@@ -12,7 +12,9 @@ single decisions, the setting of an agent that acts live.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -93,6 +95,7 @@ class SplitResult:
     scores: list[EpisodeScore] = field(default_factory=list)
     actions: list[list[int]] = field(default_factory=list)
     tasks: list[int] = field(default_factory=list)
+    identities: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def percent(self) -> dict[str, float]:
@@ -113,14 +116,31 @@ class SplitResult:
             "repeats": 100.0 * repeats / pairs if pairs else 0.0,
         }
 
-    def episodes(self) -> dict[str, list[float]]:
-        """Per-episode success (0/1), CGC and Plan as fractions, and the task ids."""
+    def episodes(self) -> dict[str, list[Any]]:
+        """Per-episode success (0/1), CGC and Plan as fractions, the task ids and identities."""
         return {
             "success": [float(s.success) for s in self.scores],
             "cgc": [s.cgc for s in self.scores],
             "plan": [s.plan for s in self.scores],
             "task": [float(t) for t in self.tasks],
+            "episode": list(self.identities),
         }
+
+
+def episode_identity(env: Any, seed: int, options: dict[str, Any], instruction: str) -> str:
+    """What makes an episode this episode: layout, task, instruction, env seed, first state.
+
+    ``layout/task/instruction index/seed/digest``, the digest (12 hex digits) covering the
+    instruction's text and the options that rebuild the first state (start room, placements),
+    so that two policies whose identities match were tested on the very same episode.
+    """
+    rebuild = env.replay_options() if hasattr(env, "replay_options") else {}
+    text = json.dumps([instruction, rebuild], sort_keys=True, default=str)
+    digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+    layout = getattr(env, "layout", "?")
+    return (
+        f"{layout}/task {options['task']}/instruction {options['instruction']}/seed {seed}/{digest}"
+    )
 
 
 def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
@@ -156,10 +176,12 @@ def run_split(policy: BatchPolicy, config: EvalConfig, split: str) -> SplitResul
     envs = [_make(config, split) for _ in starts]
     observations: list[dict[str, Any]] = []
     instructions: list[str] = []
+    identities: list[str] = []
     for env, (seed, options) in zip(envs, starts, strict=True):
         obs, info = env.reset(seed=seed, options=options)
         observations.append(obs)
         instructions.append(str(info["instruction"]))
+        identities.append(episode_identity(env, seed, options, instructions[-1]))
     actions: list[list[int]] = [[] for _ in envs]
     active = list(range(len(envs)))
     while active:
@@ -174,7 +196,7 @@ def run_split(policy: BatchPolicy, config: EvalConfig, split: str) -> SplitResul
             if not (terminated or truncated):
                 still.append(i)
         active = still
-    result = SplitResult(split, actions=actions)
+    result = SplitResult(split, actions=actions, identities=identities)
     for env, taken, (_, options) in zip(envs, actions, starts, strict=True):
         base: Any = env
         result.scores.append(score_episode(base.goal_flags(), taken, base.reference_plan))
@@ -273,6 +295,7 @@ __all__ = [
     "EvalConfig",
     "RandomPolicy",
     "SplitResult",
+    "episode_identity",
     "episode_starts",
     "evaluate_household",
     "measure_latency",

@@ -3,7 +3,8 @@
 Steps of one session are not independent (one shopper, one intent), so the unit resampled is
 the session: each bootstrap sample draws as many sessions as were scored, with replacement,
 and recomputes every metric from the drawn sessions' steps, pooled over all the runs of a row
-(training seeds x sampling seeds, scored on the same sessions). The interval is the 2.5th and
+(training seeds x sampling seeds, scored on the same sessions), with the weights of
+:func:`rewardgym.agents.evaluation.bootstrap.cluster_weights`. The interval is the 2.5th and
 97.5th percentile of the bootstrap distribution (percentile bootstrap, Efron and Tibshirani
 1993, ch. 13). Type macro-F1 is recomputed from per-session confusion counts, so its interval
 is exact for that (non-additive) statistic too.
@@ -15,12 +16,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rewardgym.agents.evaluation.bootstrap import CONFIDENCE, cluster_weights
 from rewardgym.agents.evaluation.shopping import Protocol, StepRecord, protocol_records
 from rewardgym.envs.shopping.metrics import protocol_match
 from rewardgym.envs.shopping.schema import ACTION_TYPES
 
 BOOTSTRAP_SAMPLES = 2000
-CONFIDENCE = 0.95
 
 
 def _counts(runs: Sequence[Sequence[StepRecord]], protocol: Protocol) -> dict[str, np.ndarray]:
@@ -80,9 +81,7 @@ def bootstrap_intervals(
     n_sessions = len(counts["n"])
     if n_sessions == 0:
         return {}
-    rng = np.random.default_rng(seed)
-    weights = rng.multinomial(n_sessions, np.full(n_sessions, 1.0 / n_sessions), size=samples)
-    weights = weights.astype(np.float64)
+    weights = cluster_weights(n_sessions, samples=samples, seed=seed)
     steps = weights @ counts["n"]
     values = {
         "exact_match": 100.0 * (weights @ counts["exact"]) / steps,

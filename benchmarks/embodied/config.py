@@ -237,6 +237,9 @@ class EmbodiedBenchConfig:
     """Bootstrap resamples of the 95% intervals (seeds, then episodes within a seed)."""
     workers: Annotated[int, AT_LEAST_1] = 2
     """Training processes in parallel (one torch thread each)."""
+    indicative: bool = False
+    """Whether this preset has too few seeds to settle its paired differences: its tables then
+    say that they are indicative and that the full preset settles them."""
 
     def __post_init__(self) -> None:
         """Reject unknown modes, empty settings and test splits in validation, naming the field."""
@@ -366,15 +369,23 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
         seeds=(0,),
         evaluation=EvalConfig(splits=("fine", "abstract"), instructions_per_task=2),
         latency_steps=20,
+        indicative=True,
         **_TUNED,  # type: ignore[arg-type]
     ),
     "quick": EmbodiedBenchConfig(
         name="quick",
         rows=QUICK_ROWS,
         quality_judges=("embedding",),  # SmolLM2's probe (2.5 min on 2 cores) is in full
+        indicative=True,
         **_TUNED,  # type: ignore[arg-type]
     ),
-    "full": EmbodiedBenchConfig(name="full", **_TUNED),  # type: ignore[arg-type]
+    # Sized from the recorded pages (2 cores alone, 2 workers): an agent (3,000 steps, then 4
+    # held-out splits) costs 39.1 worker-s in quick (586.5 s x 2 workers / 30 agents) and 39.5
+    # in full (1008.4 s x 2 / 51); full's other phases (data, 10 labellings, judge probes) took
+    # 1249 - 1008 = 240 s. Full trains 17 distinct rows (self-consistency = C) per seed, so
+    # S seeds take 240 + 17 x S x 39.5 / 2 = 240 + 336 S s: 5 seeds 32.0 min, 6 seeds 37.6,
+    # 7 seeds 43.2. Six leave 7.4 of the 45 minutes (16%) for a slower machine.
+    "full": EmbodiedBenchConfig(name="full", seeds=(0, 1, 2, 3, 4, 5), **_TUNED),  # type: ignore[arg-type]
     "paper": EmbodiedBenchConfig(
         name="paper",
         collect=variant_config(SUITE_VARIANT),
@@ -386,7 +397,8 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
 }
 """``demo``: the reference rows and COREN on a small data set for ``make demo`` (one seed, two
 held-out splits); ``quick``: the reference rows, COREN and two ablations, 3 seeds, within 15
-minutes on 2 CPU cores; ``full``: every row of COREN's Tables 1, 3 and 5 at quick's size;
+minutes on 2 CPU cores; ``full``: every row of COREN's Tables 1, 3 and 5 at quick's size
+with 6 seeds, within 45 minutes on 2 cores (the arithmetic is beside the preset);
 ``paper``: COREN's data size and test set. All share the values tuned on validation."""
 
 

@@ -1,10 +1,13 @@
-"""Rows, intervals, tables, plots and the judge-as-policy baseline of the embodied suite.
+"""Rows, intervals, paired differences, tables, plots and the judge-as-policy baseline.
 
 ``aggregate`` turns per-seed, per-episode results into the public rows of ``results.json``:
 ``algorithm``, ``reward``, ``split``, ``sr``, ``cgc``, ``plan`` (percent) and ``sr_ci`` (and
-``cgc_ci``, ``plan_ci``), 95% intervals over seeds and episodes
-(``rewardgym.benchmarks.embodied.stats``). ``tune_summary`` picks each row's values on the
-validation split. The rest renders.
+``cgc_ci``, ``plan_ci``), 95% intervals over seeds, tasks and episodes; ``vs``, each metric of
+the row minus that of every row in :data:`PAIRED_REFERENCES` on the same episodes with its
+paired interval and verdict; and for COREN's CQL rows ``position``, where the row lands between
+sparse CQL and each reference dense reward. All of a split's figures come from one set of
+bootstrap draws (``rewardgym.benchmarks.embodied.stats.SplitResamples``). ``tune_summary``
+picks each row's values on the validation split. The rest renders.
 """
 
 from __future__ import annotations
@@ -17,25 +20,61 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.benchmarks.embodied.stats import intervals_overlap, seed_episode_interval
+from rewardgym.agents.evaluation.bootstrap import format_difference, verdict
+from rewardgym.benchmarks.embodied.stats import METRIC_FIELDS, SplitResamples
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 
 if TYPE_CHECKING:
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
 
-_FIELDS = {"sr": "success", "cgc": "cgc", "plan": "plan"}
+PAIRED_REFERENCES: tuple[str, ...] = ("cql/sparse", "bc/none")
+"""The rows every other row is compared with, episode by episode (each row's ``vs``)."""
+REFERENCES: tuple[str, ...] = ("oracle", "perfect-judge")
+"""The dense references a COREN row is placed against: potential shaping and the perfect judge."""
 
 
-def _row_stats(per_seed: Sequence[Mapping[str, Sequence[float]]], resamples: int) -> dict[str, Any]:
+def _row_stats(samples: SplitResamples, name: str) -> dict[str, Any]:
+    """A row's metrics, their 95% intervals and per-seed spread, from the split's draws."""
     out: dict[str, Any] = {}
-    for metric, field in _FIELDS.items():
-        groups = [np.asarray(run[field], dtype=np.float64) for run in per_seed]
-        out[metric] = 100.0 * float(np.mean(np.concatenate(groups)))
-        low, high = seed_episode_interval(groups, resamples=resamples)
-        out[f"{metric}_ci"] = [100.0 * low, 100.0 * high]
-        out[f"{metric}_seed_std"] = 100.0 * float(np.std([g.mean() for g in groups]))
-    out["episodes"] = int(sum(len(run["success"]) for run in per_seed))
+    for metric in METRIC_FIELDS:
+        out[metric] = samples.mean(name, metric)
+        out[f"{metric}_ci"] = samples.interval(name, metric)
+        out[f"{metric}_seed_std"] = samples.seed_std(name, metric)
+    out["episodes"] = len(samples.scores[name]["sr"])
+    return out
+
+
+def paired_figures(samples: SplitResamples, name: str) -> dict[str, Any]:
+    """``vs`` and ``position`` of one row: its paired differences and its place between rows.
+
+    ``vs[reference][metric]`` is ``{"diff", "ci", "verdict"}`` for every reference of
+    :data:`PAIRED_REFERENCES` the split has, the row itself excepted. A CQL row on a COREN
+    scheme gets ``position[reference] = {"value", "ci"}``: ``(row - sparse) / (reference -
+    sparse)`` in SR, for every reward of :data:`REFERENCES` trained with CQL.
+    """
+    out: dict[str, Any] = {}
+    vs = {}
+    for reference in PAIRED_REFERENCES:
+        if reference == name or reference not in samples.scores:
+            continue
+        vs[reference] = {}
+        for metric in METRIC_FIELDS:
+            point, interval = samples.difference(name, reference, metric)
+            vs[reference][metric] = {"diff": point, "ci": interval, "verdict": verdict(interval)}
+    if vs:
+        out["vs"] = vs
+    algorithm, _, reward = name.partition("/")
+    sparse = "cql/sparse"
+    if algorithm == "cql" and reward not in ("sparse", *REFERENCES) and sparse in samples.scores:
+        position = {}
+        for reference in REFERENCES:
+            high = f"cql/{reference}"
+            if high in samples.scores:
+                value, interval = samples.position(name, sparse, high)
+                position[reference] = {"value": value, "ci": interval}
+        if position:
+            out["position"] = position
     return out
 
 
@@ -44,23 +83,39 @@ def aggregate(
     assignment: Mapping[tuple[Row, Tuned, int], str],
     results: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
-    """One public row per (row, split): metrics over seeds and episodes with 95% intervals."""
+    """One public row per (row, split): metrics, intervals and paired differences.
+
+    Every row's seeds are the config's seeds in order, so seed k of one row is paired with seed
+    k of another; a row that did not play the same episodes as the others is an error.
+    """
     from rewardgym.benchmarks.embodied.suite import effective_values, offline_config
 
+    keys = {
+        row.name: [key for (r, _, _), key in assignment.items() if r == row]
+        for row in config.row_specs
+    }
+    by_split = {
+        split: SplitResamples.build(
+            split,
+            {name: [results[k]["episodes"][split] for k in ks] for name, ks in keys.items()},
+            samples=config.bootstrap,
+        )
+        for split in config.evaluation.splits
+    }
     rows = []
     for row in config.row_specs:
-        keys = [key for (r, _, _), key in assignment.items() if r == row]
+        mine = keys[row.name]
         tuned = config.tuned_for(row)
         values = effective_values(offline_config(config, row, tuned, 0))
-        for split in config.evaluation.splits:
-            per_seed = [results[key]["episodes"][split] for key in keys]
+        for split, samples in by_split.items():
             entry: dict[str, Any] = {"algorithm": row.algorithm, "reward": row.reward}
             entry["split"] = split
-            entry.update(_row_stats(per_seed, config.bootstrap))
-            entry["seeds"] = len(keys)
-            entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in keys]))
+            entry.update(_row_stats(samples, row.name))
+            entry["seeds"] = len(mine)
+            entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in mine]))
             entry.update(values)
-            entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in keys]))
+            entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in mine]))
+            entry.update(paired_figures(samples, row.name))
             rows.append(entry)
     return rows
 
@@ -88,8 +143,9 @@ def tune_summary(
     for (row, tuned, _), key in assignment.items():
         points.setdefault((row, tuned), []).append(key)
     for (row, tuned), keys in points.items():
-        episodes = [results[k]["episodes"]["validation"] for k in keys]
-        stats = _row_stats(episodes, config.bootstrap)
+        episodes = {row.name: [results[k]["episodes"]["validation"] for k in keys]}
+        samples = SplitResamples.build("validation", episodes, samples=config.bootstrap)
+        stats = _row_stats(samples, row.name)
         point = {**asdict(tuned), "sr": stats["sr"], "cgc": stats["cgc"], "sr_ci": stats["sr_ci"]}
         point["validation_sr"] = stats["sr"]
         point["episodes"] = stats["episodes"]
@@ -210,10 +266,6 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     return out
 
 
-REFERENCES: tuple[str, ...] = ("oracle", "perfect-judge")
-"""The dense references a COREN row is placed against: potential shaping and the perfect judge."""
-
-
 def oracle_vs_sparse(
     rows: Sequence[Mapping[str, Any]], split: str = "fine", reference: str = "oracle"
 ) -> dict[str, Any]:
@@ -221,7 +273,10 @@ def oracle_vs_sparse(
 
     ``reference`` is ``oracle`` (potential shaping) or ``perfect-judge`` (the simulator rating
     every step on COREN's scale); the keys keep the ``oracle_`` names either way, and
-    ``reference`` says which it was.
+    ``reference`` says which it was. ``oracle_minus_sparse`` and ``oracle_minus_bc`` are paired
+    SR differences (the rows' ``vs``) with ``_ci`` and ``_verdict``; ``coren_position`` places
+    each COREN scheme between sparse (0) and the reference (1) CQL, ``coren_position_ci`` its
+    interval from the same draws.
     """
     by = {(r["algorithm"], r["reward"]): r for r in rows if r["split"] == split}
     oracle, sparse, bc = (
@@ -231,25 +286,34 @@ def oracle_vs_sparse(
     )
     if oracle is None or sparse is None:
         return {}
+    against = oracle.get("vs", {})
+    if "cql/sparse" not in against:
+        raise ValueError(
+            f"row cql/{reference} on split {split!r} has no paired difference from cql/sparse "
+            "('vs'): build the rows with rewardgym.benchmarks.embodied.report.aggregate"
+        )
     out: dict[str, Any] = {
         "split": split,
         "reference": reference,
         "oracle_sr": oracle["sr"],
         "sparse_sr": sparse["sr"],
-        "oracle_minus_sparse": oracle["sr"] - sparse["sr"],
-        "intervals_overlap": intervals_overlap(oracle["sr_ci"], sparse["sr_ci"]),
     }
-    if bc is not None:
-        out["bc_sr"] = bc["sr"]
-        out["oracle_minus_bc"] = oracle["sr"] - bc["sr"]
-    span = oracle["sr"] - sparse["sr"]
-    coren = {
-        r["reward"]: (r["sr"] - sparse["sr"]) / span if span else float("nan")
+    compared = [("sparse", "cql/sparse")] + ([("bc", "bc/none")] if bc is not None else [])
+    for short, name in compared:
+        if short == "bc":
+            out["bc_sr"] = bc["sr"]  # type: ignore[index]
+        if name in against:
+            paired = against[name]["sr"]
+            out[f"oracle_minus_{short}"] = paired["diff"]
+            out[f"oracle_minus_{short}_ci"] = paired["ci"]
+            out[f"oracle_minus_{short}_verdict"] = paired["verdict"]
+    placed = {
+        r["reward"]: r["position"][reference]
         for (alg, _), r in by.items()
-        if alg == "cql" and r["reward"] not in ("sparse", *REFERENCES)
+        if alg == "cql" and reference in r.get("position", {})
     }
-    out["coren_position"] = coren
-    """Where each COREN scheme lands between sparse (0) and the reference (1) CQL."""
+    out["coren_position"] = {k: v["value"] for k, v in placed.items()}
+    out["coren_position_ci"] = {k: v["ci"] for k, v in placed.items()}
     return out
 
 
@@ -268,6 +332,60 @@ def _split_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> st
     for split in splits:
         columns += [f"{split} SR", f"{split} CGC", f"{split} Plan"]
     return markdown_table(list(table.values()), columns, digits=1)
+
+
+def _paired_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> str:
+    """Each row's SR minus every paired reference's on ``splits`` ("" when nothing is paired)."""
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    references = [ref for ref in PAIRED_REFERENCES if any(ref in r.get("vs", {}) for r in rows)]
+    if not references:
+        return ""
+    for r in rows:
+        if r["split"] not in splits:
+            continue
+        entry = table.setdefault((r["algorithm"], r["reward"]), {"algorithm": r["algorithm"]})
+        entry["reward"] = r["reward"]
+        for reference in references:
+            paired = r.get("vs", {}).get(reference, {}).get("sr")
+            cell = "(the reference)" if f"{r['algorithm']}/{r['reward']}" == reference else ""
+            if paired is not None:
+                cell = format_difference(paired["diff"], paired["ci"])
+            entry[f"{r['split']} - {reference}"] = cell
+    columns = ["algorithm", "reward"]
+    for split in splits:
+        columns += [f"{split} - {reference}" for reference in references]
+    return markdown_table(list(table.values()), columns)
+
+
+def _position_interval(check: Mapping[str, Any], reward: str) -> str:
+    low, high = check.get("coren_position_ci", {}).get(reward, (float("nan"),) * 2)
+    if np.isnan(low) or np.isnan(high):
+        return TIED
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+PAIRED_NOTE = (
+    "Each row minus cql/sparse and minus bc/none, in SR points, on the very same held-out "
+    "episodes; [95% interval] of the paired bootstrap over training seeds, tasks and episodes "
+    "(seed k of a row paired with seed k of the reference); real: the interval excludes 0, "
+    "noise: it does not."
+)
+"""The sentence under every paired table."""
+
+
+def _indicative(config: Mapping[str, Any]) -> list[str]:
+    """The lines that say a preset's differences are indicative (empty unless it says so)."""
+    if not config.get("indicative"):
+        return []
+    from rewardgym.benchmarks.embodied.config import PRESETS
+
+    seeds = len(PRESETS["full"].seeds)
+    return [
+        f"> Indicative: at this preset's {len(config['seeds'])} training seeds these differences "
+        f"are indicative only; the full preset ({seeds} seeds, "
+        "docs/results/embodied-full.md) settles them.",
+        "",
+    ]
 
 
 CONSTANT = "n/a (one class or equal returns)"
@@ -305,6 +423,7 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             "",
         ]
     played = {r["split"] for r in rows}
+    indicative = _indicative(config)
     for title, splits in (
         ("Default layout", ("fine", "abstract")),
         ("Shifted layout (cross-domain)", ("shifted-fine", "shifted-abstract")),
@@ -312,6 +431,10 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         shown = tuple(split for split in splits if split in played)
         if shown:
             parts += [f"### {title}", "", _split_table(rows, shown), ""]
+            paired = _paired_table(rows, shown)
+            if paired:
+                parts += [f"#### {title}: paired differences in SR", "", PAIRED_NOTE, ""]
+                parts += [*indicative, paired, ""]
     if parts[-1] == "":
         parts.pop()
     for reference in REFERENCES:
@@ -322,20 +445,38 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             "",
             f"### Does a good dense reward matter here? (CQL, {reference} vs sparse, held-out fine)",
             "",
+            "Differences are paired SR points (the rows' paired differences above).",
+            "",
+            *indicative,
         ]
         name = reference.replace("-", "_")
-        line = {
-            k.replace("oracle", name): v
-            for k, v in check.items()
-            if k not in ("coren_position", "reference")
-        }
+        line: dict[str, Any] = {"split": check["split"]}
+        for key in ("oracle_sr", "sparse_sr", "oracle_minus_sparse", "bc_sr", "oracle_minus_bc"):
+            if key not in check:
+                continue
+            value = check[key]
+            if key.startswith("oracle_minus"):
+                value = format_difference(value, check[f"{key}_ci"])
+            line[key.replace("oracle", name)] = value
         parts.append(markdown_table([line], list(line), digits=1))
         if check["coren_position"]:
-            parts += ["", f"COREN schemes between sparse (0) and {reference} (1):", ""]
-            table = [{"reward": k, "position": v} for k, v in check["coren_position"].items()]
+            parts += [
+                "",
+                f"COREN schemes between sparse (0) and {reference} (1), "
+                "(scheme - sparse) / (reference - sparse) in SR, with its 95% interval from the "
+                "same draws:",
+                "",
+            ]
+            table = [
+                {"reward": k, "position": v, "95% interval": _position_interval(check, k)}
+                for k, v in check["coren_position"].items()
+            ]
             parts.append(
                 markdown_table(
-                    table, ["reward", "position"], digits=2, undefined={"position": TIED}
+                    table,
+                    ["reward", "position", "95% interval"],
+                    digits=2,
+                    undefined={"position": TIED},
                 )
             )
     diagnostics = meta.get("reward_diagnostics", {})
@@ -483,6 +624,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     import io
     import json
 
+    from rewardgym.benchmarks.repro import table_digests
     from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
@@ -490,6 +632,8 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     meta["oracle_vs_sparse"] = oracle_vs_sparse(payload["rows"])
     meta["perfect_judge_vs_sparse"] = oracle_vs_sparse(payload["rows"], reference="perfect-judge")
     _record_run(payload, preset=payload["config"]["name"])
+    markdown = render_markdown(payload)
+    meta["table_digests"] = table_digests(markdown)
     write_json_atomic(root / "results.json", undefined_as_null(payload))
     columns: list[str] = []
     for row in payload["rows"]:
@@ -498,9 +642,11 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     writer = csv.DictWriter(buffer, fieldnames=columns)
     writer.writeheader()
     for row in payload["rows"]:
-        writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in row.items()})
+        writer.writerow(
+            {k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in row.items()}
+        )
     write_atomic(root / "results.csv", buffer.getvalue())
-    write_atomic(root / "results.md", render_markdown(payload) + "\n")
+    write_atomic(root / "results.md", markdown + "\n")
     config = payload["config"]
     title = (
         f"bench embodied ({config['name']}): {payload['data']['episodes']} training trajectories, "
@@ -511,11 +657,14 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
 
 
 __all__ = [
+    "PAIRED_NOTE",
+    "PAIRED_REFERENCES",
     "REFERENCES",
     "aggregate",
     "judge_baseline",
     "learned_nothing",
     "oracle_vs_sparse",
+    "paired_figures",
     "plot_results",
     "render_markdown",
     "render_tune",

@@ -83,6 +83,7 @@ def run_task(task: TrainTask) -> dict[str, Any]:
         "train_seconds": agent.train_seconds,
         "steps_per_second": agent.steps_per_second,
         "eval_seconds": time.perf_counter() - start,
+        "torch_threads": [torch.get_num_threads(), torch.get_num_interop_threads()],
     }
     if task.latency_steps:
         out["latency"] = measure_latency(agent, steps=task.latency_steps)
@@ -301,6 +302,12 @@ def run_bench_embodied(
     tic = time.perf_counter()
     results = _run_tasks(list(tasks.values()), config.workers, quiet)
     meta["timings_seconds"] = {"train_and_evaluate": time.perf_counter() - tic}
+    threads, interop = max(tuple(r["torch_threads"]) for r in results.values())
+    meta["worker_threads"] = {
+        "workers": config.workers,
+        "torch_threads": threads,
+        "torch_interop_threads": interop,
+    }
     assignment = {key: task.key for key, task in plan.items()}
     if config.mode == "tune":
         payload = report.tune_summary(config, assignment, results)
@@ -378,8 +385,8 @@ class BenchEmbodied:
     """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
     CQL on a small data set; docs/results/embodied-demo.md), quick (the reference rows, COREN
     and two ablations, 3 seeds; docs/results/embodied-quick.md),
-    full (every row of COREN's tables; docs/results/embodied-full.md) or paper (COREN's data
-    size)."""
+    full (every row of COREN's tables, 6 seeds; docs/results/embodied-full.md) or paper
+    (COREN's data size)."""
     out: Path = Path("results/embodied")
     """Directory for results.json / .csv / .md and plots (tune.json with --mode tune): new or
     empty, or an earlier bench embodied output with --overwrite."""

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
-from rewardgym.agents.evaluation.intervals import CONFIDENCE, bootstrap_intervals
+from rewardgym.agents.evaluation.bootstrap import (
+    cluster_weights,
+    format_difference,
+    is_real,
+    percentile_interval,
+)
+from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import (
     PROTOCOLS,
     Protocol,
@@ -31,6 +37,7 @@ from rewardgym.agents.evaluation.shopping import (
     protocol_records,
 )
 from rewardgym.benchmarks.provenance import run_provenance
+from rewardgym.benchmarks.repro import table_digests
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
@@ -104,16 +111,8 @@ def paired_difference(
         delta[where[key[0]]] += mine[key] - theirs[key]
         steps[where[key[0]]] += 1
     point = 100.0 * float(delta.sum() / steps.sum())
-    n = len(sessions)
-    weights = np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=samples)
-    values = 100.0 * (weights @ delta) / (weights @ steps)
-    tail = 100.0 * (1 - CONFIDENCE) / 2
-    return point, [float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))]
-
-
-def is_real(interval: Sequence[float]) -> bool:
-    """Whether a difference's interval excludes 0 (the difference is not sampling noise)."""
-    return interval[0] > 0.0 or interval[1] < 0.0
+    weights = cluster_weights(len(sessions), samples=samples, seed=seed)
+    return point, percentile_interval(100.0 * (weights @ delta) / (weights @ steps))
 
 
 def difference_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
@@ -195,9 +194,7 @@ def _cell(row: Mapping[str, Any], key: str) -> str:
     if key not in row:
         return ""
     if key == "diff_vs_sft":
-        lo, hi = row["diff_vs_sft_ci"]
-        verdict = "real" if is_real((lo, hi)) else "noise"
-        return f"{float(row[key]):+.1f} [{lo:+.1f}, {hi:+.1f}] {verdict}"
+        return format_difference(float(row[key]), row["diff_vs_sft_ci"])
     interval = row.get(f"{key}_ci")
     if interval is None:
         return f"{float(row[key]):.1f}"
@@ -546,6 +543,7 @@ def write_report(
             "phase_seconds": suite.timings,
             "wall_seconds": suite.timings.get("total", 0.0),
             **run_provenance(),
+            "table_digests": table_digests(markdown),
             "runs": suite.runs,
         },
     }

@@ -78,6 +78,7 @@ COVERED: dict[str, tuple[list[str], str]] = {
     "fidelity.suite": (["--preset", "tiny"], "tests/benchmarks/fidelity/test_bench_fidelity.py"),
     "perf.hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/perf/test_perf_hf_judge.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
+    "repro": (["FIRST", "SECOND"], "tests/benchmarks/test_repro.py"),
     "shop.advantage_probe": (
         ["--prompts", "--group"],
         "tests/benchmarks/shop/test_shop_advantage_probe.py",

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.agents.evaluation.bootstrap import verdict
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied.config import PRESETS, EmbodiedBenchConfig, TuneGrid
 from rewardgym.benchmarks.embodied.suite import run_bench_embodied
+from rewardgym.benchmarks.repro import table_digests
 from rewardgym.envs.trajectories.config import CollectConfig
 
 TINY = EmbodiedBenchConfig(
@@ -63,6 +65,21 @@ def test_tiny_bench_writes_the_public_rows_and_data(
             assert 0.0 <= row[metric] <= 100.0
         low, high = row["sr_ci"]
         assert low <= row["sr"] <= high and row["episodes"] == 2 * 2 * 1
+    for row in rows:  # every row paired with both references on the very same episodes
+        name = f"{row['algorithm']}/{row['reward']}"
+        assert set(row["vs"]) == {"cql/sparse", "bc/none"} - {name}
+        for paired in row["vs"].values():
+            assert paired["sr"]["verdict"] == verdict(paired["sr"]["ci"])
+    by = {(r["algorithm"], r["reward"], r["split"]): r for r in rows}
+    same = by[("cql", "self-consistency", "fine")]["vs"]["cql/sparse"]["sr"]
+    assert same == by[("cql", "C", "fine")]["vs"]["cql/sparse"]["sr"]  # one agent, one result
+    assert "oracle" in by[("cql", "coren", "fine")]["position"]
+    markdown = (out / "results.md").read_text()
+    assert saved["meta"]["table_digests"] == table_digests(markdown)
+    assert "Default layout: paired differences in SR" in saved["meta"]["table_digests"]
+    threads = saved["meta"]["worker_threads"]
+    assert threads["workers"] == 1 and threads["torch_threads"] == TINY.training.threads
+    assert saved["meta"]["cpu_model"] and "OMP_NUM_THREADS" in saved["meta"]["thread_env"]
     # self-consistency and C carry the same dense reward, so they train once.
     assert result["meta"]["agents_trained"] == 2 * (len(TINY.rows) - 1)
     assert "Default layout" in (out / "results.md").read_text()

@@ -1,4 +1,4 @@
-"""Where each COREN row lands between sparse CQL (0) and a reference dense reward (1) (issue 22.2)."""
+"""Where each COREN row lands between sparse CQL (0) and a reference dense reward (1) (issues 22.2, 31)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ from typing import Any
 
 import pytest
 
+from rewardgym.agents.evaluation.bootstrap import verdict
 from rewardgym.benchmarks.embodied.report import oracle_vs_sparse, render_markdown
 
 
 def _row(algorithm: str, reward: str, sr: float, split: str = "fine") -> dict[str, Any]:
-    return {
+    """A public row as ``aggregate`` writes it: SR, its paired differences and positions."""
+    row: dict[str, Any] = {
         "algorithm": algorithm,
         "reward": reward,
         "split": split,
@@ -19,6 +21,19 @@ def _row(algorithm: str, reward: str, sr: float, split: str = "fine") -> dict[st
         "cgc": sr,
         "plan": sr,
     }
+    vs = {}
+    for name, base in (("cql/sparse", 10.0), ("bc/none", 40.0)):
+        if name != f"{algorithm}/{reward}":
+            diff = sr - base
+            ci = [diff - 3.0, diff + 3.0]
+            vs[name] = {"sr": {"diff": diff, "ci": ci, "verdict": verdict(ci)}}
+    row["vs"] = vs
+    if algorithm == "cql" and reward not in ("sparse", "oracle", "perfect-judge"):
+        row["position"] = {
+            ref: {"value": (sr - 10.0) / (high - 10.0), "ci": [0.0, 3.0]}
+            for ref, high in (("oracle", 20.0), ("perfect-judge", 50.0))
+        }
+    return row
 
 
 ROWS = [
@@ -37,8 +52,16 @@ def test_coren_rows_are_placed_between_sparse_and_each_reference() -> None:
     assert oracle["reference"] == "oracle" and judge["reference"] == "perfect-judge"
     assert oracle["coren_position"] == {"CST": pytest.approx(2.0)}  # (30 - 10) / (20 - 10)
     assert judge["coren_position"] == {"CST": pytest.approx(0.5)}  # (30 - 10) / (50 - 10)
+    assert judge["coren_position_ci"] == {"CST": [0.0, 3.0]}
     assert judge["oracle_minus_sparse"] == 40.0 and judge["oracle_minus_bc"] == 10.0
-    assert judge["intervals_overlap"] is False and oracle["intervals_overlap"] is True
+    assert judge["oracle_minus_sparse_ci"] == [37.0, 43.0]
+    assert judge["oracle_minus_sparse_verdict"] == "real" and "intervals_overlap" not in judge
+
+
+def test_a_reference_row_without_paired_differences_is_refused() -> None:
+    rows = [{k: v for k, v in r.items() if k != "vs"} for r in ROWS]
+    with pytest.raises(ValueError, match="no paired difference from cql/sparse"):
+        oracle_vs_sparse(rows)
 
 
 def test_the_report_names_each_reference_and_skips_what_was_not_run() -> None:

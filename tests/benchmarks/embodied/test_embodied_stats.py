@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rewardgym.benchmarks.embodied.stats import intervals_overlap, seed_episode_interval
+from rewardgym.benchmarks.embodied.stats import seed_episode_interval
 
 
 def test_the_interval_covers_the_mean_and_narrows_with_more_episodes() -> None:
@@ -31,4 +31,3 @@ def test_constant_scores_and_errors() -> None:
     assert seed_episode_interval([[1.0, 1.0], [1.0]]) == (1.0, 1.0)
     with pytest.raises(ValueError, match="at least one"):
         seed_episode_interval([[]])
-    assert intervals_overlap([0, 1], [1, 2]) and not intervals_overlap([0, 1], [1.5, 2])
