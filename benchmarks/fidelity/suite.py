@@ -11,8 +11,11 @@ ground truth's on the same intents: every divergence of
 one ``ab`` row per variant (its conversion, basket and length effects against the ground
 truth's, the effect-size error with its interval, and whether it agrees by the rules of
 :mod:`rewardgym.agents.simulation.ab`; a visit whose output does not parse ends as failed and
-counts in the parse rate, not in the effects). Writes ``results.json``, ``results.md``,
-``fidelity.png`` and ``ab.png`` under ``out``.
+counts in the parse rate, not in the effects), and one ``field`` row per effect scoring its
+effects over all the variants in the field's terms
+(:mod:`rewardgym.agents.evaluation.effect_metrics`: directional alignment, Pearson and
+Spearman correlation, mean absolute error, each with an interval over intents). Writes
+``results.json``, ``results.md``, ``fidelity.png`` and ``ab.png`` under ``out``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.fidelity import session_fidelity, summarize
-from rewardgym.agents.simulation.ab import compare_ab
+from rewardgym.agents.simulation.ab import compare_changes
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.agents.simulation.experiment import completed_pairs
 from rewardgym.agents.simulation.policies import (
@@ -38,7 +41,13 @@ from rewardgym.agents.simulation.policies import (
 )
 from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
 from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, PresetName, preset
-from rewardgym.benchmarks.fidelity.report import ab_row, fidelity_row, plot, render_tables
+from rewardgym.benchmarks.fidelity.report import (
+    ab_row,
+    fidelity_row,
+    field_row,
+    plot,
+    render_tables,
+)
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 from rewardgym.envs.shopping.synthetic.variants import store_variant
@@ -59,6 +68,7 @@ class Suite:
         self.truth: dict[str, list[VisitRecord]] = {}
         self.fidelity: list[dict[str, Any]] = []
         self.ab: list[dict[str, Any]] = []
+        self.field: list[dict[str, Any]] = []
         self.timings: dict[str, float] = {}
 
     def simulation(self, visits: int) -> SimulationConfig:
@@ -100,15 +110,14 @@ class Suite:
         self.fidelity.append(fidelity_row(policy.name, kind, report, mine["base"]))
         summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
         truths = {name: [summarize(r.session) for r in rs] for name, rs in truth.items()}
-        for variant in self.config.variants:
-            keep = completed_pairs(mine["base"], mine[variant])
-            comparisons = compare_ab(
-                (summaries["base"], summaries[variant]),
-                (truths["base"], truths[variant]),
-                keep=keep,
-                **boot,
-            )
-            self.ab.append(ab_row(policy.name, kind, variant, keep, comparisons))
+        variants = self.config.variants
+        keep = {v: completed_pairs(mine["base"], mine[v]) for v in variants}
+        per_variant, scores = compare_changes(summaries, truths, variants, keep=keep, **boot)
+        for variant in variants:
+            self.ab.append(ab_row(policy.name, kind, variant, keep[variant], per_variant[variant]))
+        for effect, effect_scores in scores.items():
+            agrees = sum(per_variant[v][effect].agrees for v in variants)
+            self.field.append(field_row(policy.name, kind, effect, effect_scores, agrees))
         seconds = time.perf_counter() - start
         self.timings[policy.name] = seconds
         row = self.fidelity[-1]
@@ -175,8 +184,9 @@ def run_bench_fidelity(
             },
             "fidelity": suite.fidelity,
             "ab": suite.ab,
+            "field": suite.field,
         }
-        tables = render_tables(suite.fidelity, suite.ab)
+        tables = render_tables(suite.fidelity, suite.ab, suite.field)
         if smoke_banner(config):
             tables = f"{smoke_banner(config)}\n\n{tables}\n\n{smoke_banner(config)}"
         results["meta"]["table_digests"] = table_digests(tables)  # type: ignore[index]
