@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rewardgym.runtime import atomic_path, rewardgym_home
+from rewardgym.tokenizer_io import mark_tokenizer
 
 MARKER = "rewardgym-pretrained.json"
 """File in a converted folder naming the package and file it came from."""
@@ -140,6 +141,7 @@ def _convert(source: Path, out: Path) -> None:
     out.mkdir(parents=True)
     plain.save_pretrained(out, safe_serialization=True)
     tokenizer.save_pretrained(out)
+    mark_tokenizer(out)  # the weights were trained on the GGUF tokenizer the file reproduces
 
 
 def pretrained_path(name: str) -> Path:

@@ -80,6 +80,21 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     rows = step_rows(
         builder, data=store, env_kwargs=builder.env_kwargs(), max_sessions=2, progress=False
     )
+    # The converted folder's tokenizer encodes the corpus as the GGUF file's own tokenizer does.
+    from transformers import AutoTokenizer
+
+    from rewardgym.agents.llm.tokenizer import corpus_texts
+    from rewardgym.envs.shopping.data import resolve_sessions
+
+    source = package_file("smollm2-135m")
+    gguf = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)
+    log, train = resolve_sessions(store, "train")
+    texts = [*dict.fromkeys(corpus_texts(log, list(train))), *(r.prompt for r in rows)]
+    assert len(texts) > 50
+    assert (
+        tokenizer(texts, add_special_tokens=False)["input_ids"]
+        == gguf(texts, add_special_tokens=False)["input_ids"]
+    )
     assert (
         rows[0].prompt.startswith("<|im_start|>system")
         and "<|im_start|>assistant" in rows[0].prompt

@@ -19,6 +19,7 @@ from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
 from rewardgym.envs.shopping.session_log import SessionLog
+from rewardgym.tokenizer_io import load_saved_tokenizer, mark_tokenizer
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase, PreTrainedTokenizerFast
@@ -135,19 +136,23 @@ def save_model(
     model = merge_lora(model)
     model.save_pretrained(path, safe_serialization=True)
     tokenizer.save_pretrained(path)
+    mark_tokenizer(path)
     return path
 
 
 def load_model(
     path: str | os.PathLike[str],
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
-    """A local causal LM and its tokenizer (left padding, a pad token), in eval mode, on the CPU."""
+    """A local causal LM and its tokenizer (left padding, a pad token), in eval mode, on the CPU.
+
+    The tokenizer encodes as its saved ``tokenizer.json`` does (:func:`load_tokenizer`).
+    """
     offline()
     quiet_libraries()
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     location = local_model_dir(path)
-    tokenizer = prepare_tokenizer(AutoTokenizer.from_pretrained(location))
+    tokenizer = prepare_tokenizer(load_saved_tokenizer(location))
     model = AutoModelForCausalLM.from_pretrained(location)
     if model.generation_config.pad_token_id is None:
         model.generation_config.pad_token_id = tokenizer.pad_token_id
@@ -156,12 +161,16 @@ def load_model(
 
 
 def load_tokenizer(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
-    """The tokenizer saved with a local model (left padding, a pad token), without its weights."""
+    """The tokenizer saved with a local model (left padding, a pad token), without its weights.
+
+    It encodes every text to the ids the saved ``tokenizer.json`` gives, even where the model's
+    tokenizer class would rebuild the pipeline; a folder saved before that rule whose weights
+    learned rewritten tokens is refused with what to do
+    (:func:`rewardgym.tokenizer_io.load_saved_tokenizer`).
+    """
     offline()
     quiet_libraries()
-    from transformers import AutoTokenizer
-
-    return prepare_tokenizer(AutoTokenizer.from_pretrained(local_model_dir(path)))
+    return prepare_tokenizer(load_saved_tokenizer(local_model_dir(path)))
 
 
 def local_model_dir(path: str | os.PathLike[str]) -> Path:

@@ -107,10 +107,12 @@ class HFJudge(Judge):
                 "(hf:smollm2-135m)"
             )
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoModelForCausalLM
+
+        from rewardgym.tokenizer_io import load_saved_tokenizer
 
         self._torch = torch
-        self.tokenizer: Any = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+        self.tokenizer: Any = load_saved_tokenizer(folder)
         loader: Any = AutoModelForCausalLM
         self.dtype = _resolve_dtype(self.config.dtype, self.config.device)
         self.model: Any = loader.from_pretrained(
