@@ -74,7 +74,8 @@ class SharedTexts(Sequence[str]):
     """
 
     def __init__(self, space: SharedText, buffer: SynchronizedArray[Any], n: int) -> None:
-        self._codes = np.frombuffer(buffer.get_obj(), dtype=np.int32).reshape(n, space.max_length)
+        raw = memoryview(buffer.get_obj())
+        self._codes = np.frombuffer(raw, dtype=np.int32).reshape(n, space.max_length)
         self._characters = space.character_list
         self._end = len(space.character_set)
 
