@@ -27,6 +27,8 @@ from rewardgym.envs.shopping.context import ContextMode, check_context_limits
 if TYPE_CHECKING:
     from peft import LoraConfig
 
+Decoding = Literal["free", "constrained"]
+"""Free sampling, or sampling constrained to the page's actions (``SamplingConfig.decoding``)."""
 ModelKind = Literal["scratch", "pretrained"]
 """The default model built here (``scratch``) or a model with pretrained weights."""
 
@@ -112,6 +114,11 @@ class SamplingConfig:
     """Prompts generated together."""
     bf16: bool = True
     """Generate in bfloat16 on CPUs with bf16 support (AMX, AVX512-BF16) and on GPUs."""
+    decoding: Decoding = "free"
+    """free: sample any text (Shop-R1's setting: its format reward scores whether the output
+    parses); constrained: only Shop-R1's JSON naming an action the current page allows, so
+    every output parses (agents/llm/constrained.py; the rationale is cut to what
+    max_new_tokens leaves after the page's longest action)."""
 
     def __post_init__(self) -> None:
         """Refuse a temperature, nucleus mass or size outside its range, naming the field."""
@@ -268,6 +275,7 @@ class GRPORunConfig(PerModelKind):
 
 
 __all__ = [
+    "Decoding",
     "GRPORunConfig",
     "ModelConfig",
     "ModelKind",

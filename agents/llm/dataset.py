@@ -29,6 +29,7 @@ import numpy as np
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.element_ids import with_ids
+from rewardgym.envs.shopping.page_actions import PageActions
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.envs.shopping.session_log import SessionLog
@@ -58,6 +59,8 @@ class StepRow:
     previous: ShopAction | None = None
     first_rationale: str | None = None
     elements: tuple[str, ...] | None = None
+    actions: PageActions | None = None
+    """What the step's page allows, named as the prompt names elements (constrained decoding)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The row as a ``datasets`` record."""
@@ -135,13 +138,15 @@ def step_rows(
             text = prompt(obs)
             step = int(info["step"])
             elements = page_elements(str(obs["page"])) if ids else None
+            allowed = PageActions.of_page(str(obs["page"]), ids=ids)
             obs, _, terminated, truncated, info = env.step("")
             action = ShopAction(**info["truth"])
             rationale = info.get("truth_rationale") or ""
             first = rationale if step == 0 else first
             target = with_ids(action, elements) if elements is not None else action
             completion = format_output(rationale, target)
-            rows.append(StepRow(text, completion, index, step, action, previous, first, elements))
+            row = StepRow(text, completion, index, step, action, previous, first, elements, allowed)
+            rows.append(row)
             previous = action
             if terminated or truncated:
                 break

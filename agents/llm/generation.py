@@ -25,7 +25,12 @@ from rewardgym.wrappers.self_certainty import CertaintyKind, token_self_certaint
 
 if TYPE_CHECKING:
     import torch
-    from transformers import GenerationConfig, PreTrainedModel, PreTrainedTokenizerBase
+    from transformers import (
+        GenerationConfig,
+        LogitsProcessorList,
+        PreTrainedModel,
+        PreTrainedTokenizerBase,
+    )
 
 
 class CertaintyRecorder:
@@ -77,8 +82,13 @@ def generate(
     generation_config: GenerationConfig,
     *,
     certainty: CertaintyKind | None = None,
+    logits_processor: LogitsProcessorList | None = None,
 ) -> Generation:
-    """Sample one completion per prompt (left-padded batch); record self-certainty when asked."""
+    """Sample one completion per prompt (left-padded batch); record self-certainty when asked.
+
+    ``logits_processor`` runs after ``generation_config``'s own processors (constrained
+    decoding passes its mask and the warpers that must follow it).
+    """
     import torch
 
     device = next(model.parameters()).device
@@ -92,17 +102,17 @@ def generate(
             mask[row, width - len(prompt) :] = 1
     ids, mask = ids.to(device), mask.to(device)
     runner: Any = model  # transformers' stubs type ``generate`` loosely
+    kwargs: dict[str, Any] = {"input_ids": ids, "attention_mask": mask}
+    kwargs["generation_config"] = generation_config
+    if logits_processor is not None:
+        kwargs["logits_processor"] = logits_processor
     with torch.no_grad():
         if certainty is None:
-            out = runner.generate(
-                input_ids=ids, attention_mask=mask, generation_config=generation_config
-            )
+            out = runner.generate(**kwargs)
             values = None
         else:
             with record_certainty(model, certainty) as recorder:
-                out = runner.generate(
-                    input_ids=ids, attention_mask=mask, generation_config=generation_config
-                )
+                out = runner.generate(**kwargs)
             values = recorder.matrix()
     completions = out[:, width:].cpu().tolist()
     eos = _eos_ids(generation_config, tokenizer)

@@ -16,19 +16,27 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
+from rewardgym.agents.llm.constrained import ActionGrammar
 from rewardgym.agents.llm.generation import generate, policy_output
 from rewardgym.agents.llm.model import bf16_available, load_model
 from rewardgym.agents.llm.prompt import PromptBuilder
+from rewardgym.envs.shopping.page_actions import PageActions
 from rewardgym.wrappers.policy_output import PolicyOutput
 from rewardgym.wrappers.self_certainty import CertaintyKind
 
 if TYPE_CHECKING:
-    from transformers import GenerationConfig, PreTrainedModel, PreTrainedTokenizerBase
+    from transformers import (
+        GenerationConfig,
+        LogitsProcessorList,
+        PreTrainedModel,
+        PreTrainedTokenizerBase,
+    )
 
 KVCache = Literal["dynamic", "static"]
 """How a generation keeps its keys and values: grown per token (``dynamic``) or allocated once (``static``)."""
@@ -91,6 +99,14 @@ class LLMPolicy:
             self.sampling.max_new_tokens,
             cache=cache,
         )
+        self._grammar: ActionGrammar | None = None
+        if self.sampling.decoding == "constrained":
+            # The mask runs before temperature and nucleus (ActionGrammar.processors), so the
+            # config's own warpers stay neutral.
+            neutral = 1.0 if self.sampling.temperature > 0 else 0.0
+            self._config = generation_config(
+                tokenizer, neutral, 1.0, self.sampling.max_new_tokens, cache=cache
+            )
 
     @classmethod
     def from_path(
@@ -110,10 +126,49 @@ class LLMPolicy:
         """``gym.make`` keyword arguments whose contexts fit this policy's prompt budget."""
         return self.prompts.env_kwargs()
 
+    def page_actions(self, observations: Sequence[Mapping[str, Any]]) -> list[PageActions]:
+        """What each observation's page allows, named as this policy's prompts name elements."""
+        ids = self.prompt_config.element_ids
+        return [PageActions.of_page(str(o["page"]), ids=ids) for o in observations]
+
+    def grammar(self) -> ActionGrammar:
+        """The constrained decoder of this policy's tokenizer (built on first use)."""
+        if self._grammar is None:
+            eos = self._config.eos_token_id
+            eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
+            self._grammar = ActionGrammar(
+                self.tokenizer, eos_ids, vocab_size=int(self.model.config.vocab_size)
+            )
+        return self._grammar
+
+    def _batch_config(
+        self, actions: Sequence[PageActions] | None
+    ) -> tuple[GenerationConfig, LogitsProcessorList | None]:
+        if self.sampling.decoding == "free":
+            return self._config, None
+        if actions is None:
+            raise ValueError(
+                "SamplingConfig.decoding='constrained' needs the actions each prompt's page "
+                "allows: call the policy on observations, or pass actions= to complete()"
+            )
+        sampling = self.sampling
+        chain, budget = self.grammar().processors(
+            actions, sampling.max_new_tokens, sampling.temperature, sampling.top_p
+        )
+        config = copy.deepcopy(self._config)
+        config.max_new_tokens = budget
+        return config, chain
+
     def _sample(
-        self, prompts: Sequence[str], certainty: CertaintyKind | None
+        self,
+        prompts: Sequence[str],
+        certainty: CertaintyKind | None,
+        actions: Sequence[PageActions] | None = None,
     ) -> tuple[list[list[int]], list[str], list[Any] | None]:
         import torch
+
+        if actions is not None and len(actions) != len(prompts):
+            raise ValueError(f"{len(prompts)} prompts but {len(actions)} page actions")
 
         self.model.eval()
         n = len(prompts)
@@ -130,13 +185,17 @@ class LLMPolicy:
             torch.manual_seed(self.seed * 1_000_003 + self._calls)
             self._calls += 1
             chunk = order[start : start + size]
+            config, chain = self._batch_config(
+                None if actions is None else [actions[i] for i in chunk]
+            )
             with torch.autocast(device, dtype=torch.bfloat16, enabled=fast):
                 result = generate(
                     self.model,
                     self.tokenizer,
                     [encoded[i] for i in chunk],
-                    self._config,
+                    config,
                     certainty=certainty,
+                    logits_processor=chain,
                 )
             decoded = self.tokenizer.batch_decode(result.completion_ids, skip_special_tokens=True)
             for k, i in enumerate(chunk):
@@ -146,9 +205,15 @@ class LLMPolicy:
                     values[i] = result.certainty[k]
         return ids, texts, values if certainty is not None else None
 
-    def complete(self, prompts: Sequence[str]) -> list[str]:
-        """Raw completions of ready-made prompts (as :class:`PromptBuilder` makes them)."""
-        return self._sample(prompts, None)[1]
+    def complete(
+        self, prompts: Sequence[str], actions: Sequence[PageActions] | None = None
+    ) -> list[str]:
+        """Raw completions of ready-made prompts (as :class:`PromptBuilder` makes them).
+
+        Constrained decoding needs ``actions``, what each prompt's page allows
+        (:meth:`page_actions`); free decoding ignores them.
+        """
+        return self._sample(prompts, None, actions)[1]
 
     def reset_seed(self, seed: int | None = None) -> None:
         """Restart the sampling stream (optionally under a new seed)."""
@@ -158,13 +223,15 @@ class LLMPolicy:
 
     def __call__(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
         """Raw completions for a batch of observations, as ``env.step`` takes them."""
-        return self._sample([self.prompts(o) for o in observations], None)[1]
+        prompts = [self.prompts(o) for o in observations]
+        return self._sample(prompts, None, self.page_actions(observations))[1]
 
     def act_with_certainty(
         self, observations: Sequence[Mapping[str, Any]], kind: CertaintyKind = "paper"
     ) -> list[PolicyOutput]:
         """Completions with their rationale tokens' self-certainty, for ``ShopR1Reward.step``."""
-        ids, texts, values = self._sample([self.prompts(o) for o in observations], kind)
+        prompts = [self.prompts(o) for o in observations]
+        ids, texts, values = self._sample(prompts, kind, self.page_actions(observations))
         assert values is not None
         return [
             policy_output(self.tokenizer, i, t, v)
