@@ -261,8 +261,8 @@ def undefined_as_null(value: Any) -> Any:
         >>> undefined_as_null({"ci": [float("nan"), 1.0], "n": 3})
         {'ci': [None, 1.0], 'n': 3}
     """
-    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
-        return value if math.isfinite(float(value)) else None  # numpy floats too
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if isinstance(value, Mapping):
         return {k: undefined_as_null(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
