@@ -36,20 +36,30 @@ def _fact(page: str, name: str) -> str:
     return rows[0].removeprefix(f"| {name} | ").removesuffix(" |")
 
 
-def test_a_stopped_sweep_is_recorded_as_unfinished(tmp_path: Path) -> None:
-    from rewardgym.benchmarks.shop.sweep import Config, Sweep
+class Killed(BaseException):
+    """Stands for the kill: nothing after it runs (a SIGKILL leaves only what was written)."""
 
-    sweep = Sweep(Config(candidates=("a", "b", "c")), tmp_path / "out", None, progress=False)
-    sweep.planned = ["a", "b", "c"]
-    sweep.rows = [{"candidate": "a", "temperature": 0.0}]  # killed while b trained
-    meta = sweep.meta()
-    assert meta["candidates_missing"] == ["b", "c"] and meta["candidates_done"] == 1
-    run = _run(tmp_path / "run", "bench-shop-sweep", "sweep", {"meta": meta, "rows": sweep.rows})
-    kind = _fact(record(run, tmp_path / "docs").read_text(), "kind")
-    assert kind.startswith("unfinished: the run stopped before candidates b, c;"), kind
-    sweep.rows.append({"candidate": "b"})
-    sweep.rows.append({"candidate": "c"})
-    assert sweep.meta()["candidates_missing"] == []
+
+def test_a_stopped_sweep_is_recorded_as_unfinished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rewardgym.benchmarks.shop import sweep
+
+    def candidate(self: sweep.Sweep, name: str, *args: object) -> list[dict[str, object]]:
+        if name != "baseline":
+            raise Killed(name)
+        return [{"candidate": name, "temperature": 0.0, "n": 5, "exact": "40.0 [30.0, 50.0]"}]
+
+    monkeypatch.setattr(sweep.Sweep, "candidate", candidate)
+    monkeypatch.setattr(sweep.Sweep, "lookup", lambda self, config: {"candidate": "lookup", "n": 5})
+    out = tmp_path / "out"
+    chosen = ("baseline", "element-ids", "prompt-448")
+    with pytest.raises(Killed):
+        sweep.run_sweep(sweep.Config(candidates=chosen, out=out), progress=False)
+    meta = json.loads((out / "sweep.json").read_text())["meta"]
+    assert meta["candidates_missing"] == ["element-ids", "prompt-448"]
+    kind = _fact(record(out, tmp_path / "docs").read_text(), "kind")
+    assert kind.startswith("unfinished: the run stopped before candidates element-ids, prompt-448;")
 
 
 @pytest.mark.parametrize(
