@@ -111,8 +111,10 @@ class Suite:
         summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
         truths = {name: [summarize(r.session) for r in rs] for name, rs in truth.items()}
         variants = self.config.variants
-        keep = {v: completed_pairs(mine["base"], mine[v]) for v in variants}
-        per_variant, scores = compare_changes(summaries, truths, variants, keep=keep, **boot)
+        keep: dict[str, list[bool]] = {v: completed_pairs(mine["base"], mine[v]) for v in variants}
+        per_variant, scores = compare_changes(
+            summaries, truths, variants, keep=keep, n_boot=self.config.n_boot, seed=self.config.seed
+        )
         for variant in variants:
             self.ab.append(ab_row(policy.name, kind, variant, keep[variant], per_variant[variant]))
         for effect, effect_scores in scores.items():

@@ -77,7 +77,7 @@ class Shopper:
         self.rng = rng
         self.intent = intent
         self.config = config
-        self.patience = intent.patience
+        self.patience: float = intent.patience
         self.searches = 0
         self.viewed: set[int] = set()
         self.rejected: set[int] = set()
