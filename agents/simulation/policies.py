@@ -36,6 +36,7 @@ from rewardgym.envs.shopping.synthetic.visit import Visit
 if TYPE_CHECKING:
     from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
     from rewardgym.agents.llm.policy import LLMPolicy
+    from rewardgym.agents.llm.served import ServedConfig, ServedPolicy
 
 BASELINE_NAMES: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
 _GREEDY_CACHE = 1 << 14
@@ -130,12 +131,13 @@ class BaselinePolicy:
 
 
 class LLMSimPolicy:
-    """An :class:`~rewardgym.agents.llm.policy.LLMPolicy` (a model folder) as a shopper simulator.
+    """An :class:`~rewardgym.agents.llm.policy.LLMPolicy` (a model folder) or a
+    :class:`~rewardgym.agents.llm.served.ServedPolicy` (a served model) as a shopper simulator.
 
     Its model must not change while it visits: a greedy policy reuses its completions.
     """
 
-    def __init__(self, policy: LLMPolicy, name: str) -> None:
+    def __init__(self, policy: LLMPolicy | ServedPolicy, name: str) -> None:
         self.policy = policy
         self.name = name
         self._answers: dict[str, str] = {}
@@ -202,11 +204,21 @@ _BASELINES: dict[str, Callable[[], ShopPolicy]] = {
 }
 
 
-def resolve_policy(spec: str, *, seed: int = 0) -> SimPolicy:
-    """The policy ``spec`` names: ``shopper`` / ``shopper:K`` (seed K, default 1), a baseline name, or a model folder.
+def resolve_policy(
+    spec: str, *, seed: int = 0, served: ServedConfig | None = None, progress: bool = True
+) -> SimPolicy:
+    """The policy ``spec`` names: ``shopper`` / ``shopper:K`` (seed K, default 1), a baseline name, a model folder, or ``openai:URL[#model]``.
 
-    The frequency baseline is fitted on the train split of the embedded replay corpus.
+    The frequency baseline is fitted on the train split of the embedded replay corpus. A served
+    model (settings ``served``) is asked one short completion first, so a dead server stops
+    the run within seconds.
     """
+    from rewardgym.agents.llm.served import ServedPolicy, is_served, parse_served
+
+    if is_served(spec):
+        policy = ServedPolicy.from_spec(spec, config=served, seed=seed, progress=progress)
+        policy.preflight()
+        return LLMSimPolicy(policy, f"served/{parse_served(spec)[1]}")
     if spec == "shopper" or spec.startswith("shopper:"):
         _, _, value = spec.partition(":")
         if value and not value.isdigit():
@@ -220,7 +232,7 @@ def resolve_policy(spec: str, *, seed: int = 0) -> SimPolicy:
         return LLMSimPolicy.from_path(spec, seed=seed)
     raise ValueError(
         f"unknown policy {spec!r}: use shopper, shopper:K, one of {BASELINE_NAMES}, "
-        "or the folder of a model (e.g. a shop-suite checkpoint)"
+        "the folder of a model (e.g. a shop-suite checkpoint) or openai:URL[#model]"
     )
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 import tyro
 
 from rewardgym.agents.llm.config import ModelConfig
+from rewardgym.agents.llm.served import ServedConfig, parse_served
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
 from rewardgym.benchmarks.shop.config import BenchConfig
@@ -59,6 +60,10 @@ class FidelityBenchConfig:
     """The shop-suite config that trains those models (when shop_run is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed."""
     shop_run: Path | None = None
     """An earlier rewardgym bench shop output directory whose trained models (and chosen temperature) to reuse instead; shop must be the config it ran."""
+    served: tuple[str, ...] = ()
+    """Simulators served elsewhere, each openai:URL[#model] (vLLM, transformers serve), visiting as learned rows served/<model>."""
+    served_client: ServedConfig = field(default_factory=ServedConfig)
+    """How the served simulators are asked (key variable, endpoint, concurrency, timeouts, cache)."""
     live_grpo: bool = True
     """Add the row trained with multi-turn GRPO on ShopStore-v0 (from the SFT model, at the shop config's GRPO budget)."""
     live_turns: Annotated[int, AT_LEAST_1] = 4
@@ -92,6 +97,8 @@ class FidelityBenchConfig:
         _check_names("baselines", self.baselines, BASELINE_NAMES)
         if self.shop_rows:
             from rewardgym.benchmarks.shop.suite import methods
+        for spec in self.served:
+            parse_served(spec, "FidelityBenchConfig.served (--served)")
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
         if self.shop_run is not None and not Path(self.shop_run).is_dir():

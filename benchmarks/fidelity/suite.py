@@ -172,6 +172,11 @@ def run_bench_fidelity(
             suite.timings["training"] = time.perf_counter() - start
             for policy in learned:
                 suite.score(policy, "learned", config.llm_visits)
+        for spec in config.served:
+            served = resolve_policy(
+                spec, seed=config.seed, served=config.served_client, progress=progress
+            )
+            suite.score(served, "learned", config.llm_visits)
         seconds = time.perf_counter() - wall
         results = {
             "meta": {

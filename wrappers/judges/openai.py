@@ -1,5 +1,8 @@
 """A judge behind any OpenAI-compatible chat endpoint (vLLM, Ollama, a hosted API), on httpx.
 
+The HTTP half, :class:`OpenAIEndpoint`, also serves rewardgym's served policy
+(:mod:`rewardgym.agents.llm.served`), under the same rules.
+
 Requests go out ``concurrency`` at a time from one ``httpx.AsyncClient`` per batch, on a
 private event loop (so the judge works from any thread, a notebook's included). A broken or
 hostile server cannot hurt a run:
@@ -36,10 +39,10 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import httpx
 
@@ -91,59 +94,80 @@ class OpenAIJudgeConfig:
         check_fields(self)
 
 
-class OpenAIJudge(Judge):
-    """Asks a chat-completions endpoint; bounded attempts, abstentions on every kind of garbage."""
+class OpenAIEndpoint:
+    """Bounded, fault-proof POSTs to one OpenAI-compatible completions endpoint (the module's rules).
 
-    def __init__(self, base_url: str, config: OpenAIJudgeConfig | None = None) -> None:
-        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) with the settings of ``config``."""
-        super().__init__()
-        config = config or OpenAIJudgeConfig()
-        model, api_key_env, concurrency = config.model, config.api_key_env, config.concurrency
-        timeout_s, max_retries, backoff_s = config.timeout_s, config.max_retries, config.backoff_s
-        max_tokens, temperature = config.max_tokens, config.temperature
-        max_response_bytes = config.max_response_bytes
+    The HTTP half of :class:`OpenAIJudge`, shared with rewardgym's served policy
+    (:mod:`rewardgym.agents.llm.served`): ``kind="chat"`` posts to ``/chat/completions`` and
+    reads ``choices[0].message.content``; ``kind="text"`` posts to ``/completions`` and reads
+    ``choices[0].text``. ``who`` opens every error message (``openai judge``,
+    ``served policy``); ``on_retry`` is called once per retried attempt.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        model: str,
+        api_key_env: str,
+        concurrency: int,
+        timeout_s: float,
+        max_retries: int,
+        backoff_s: float,
+        max_response_bytes: int,
+        kind: Literal["chat", "text"] = "chat",
+        who: str = "openai judge",
+        on_retry: Callable[[], None] | None = None,
+    ) -> None:
+        """Check the settings and the key variable (read, never stored); ``base_url`` ends in ``/v1``."""
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(
-                f"openai judge: base URL {base_url!r} must start with http:// or https:// "
+                f"{who}: base URL {base_url!r} must start with http:// or https:// "
                 "(for example openai:http://127.0.0.1:8000/v1)"
             )
         if max_retries < 0 or concurrency < 1 or timeout_s <= 0 or max_response_bytes < 1:
             raise ValueError(
-                "openai judge: need max_retries >= 0, concurrency >= 1, timeout_s > 0 and "
+                f"{who}: need max_retries >= 0, concurrency >= 1, timeout_s > 0 and "
                 f"max_response_bytes >= 1, got {max_retries}, {concurrency}, {timeout_s}, "
                 f"{max_response_bytes}"
             )
         if api_key_env and not os.environ.get(api_key_env):
             raise JudgeUnavailableError(
-                f"openai judge: the API key variable {api_key_env} is not set; export it, "
+                f"{who}: the API key variable {api_key_env} is not set; export it, "
                 "or set api_key_env='' (CLI: --openai.api-key-env '') for a server without keys"
             )
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        path = "/chat/completions" if kind == "chat" else "/completions"
+        self.answer = "chat completion" if kind == "chat" else "completion"
+        self.url = base_url.rstrip("/") + path
+        self.kind = kind
+        self.who = who
         self.model = model
         self.api_key_env = api_key_env or None
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_s = backoff_s
-        self.max_tokens = max_tokens
-        self.temperature = temperature
         self.max_response_bytes = max_response_bytes
-        self.identity = f"openai:{base_url.rstrip('/')}:{model}"
+        self.on_retry = on_retry
         self.last_error: str | None = None
-        self._answered = 0
 
-    def __repr__(self) -> str:
-        """Name the endpoint and model, never the key."""
-        return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
+    def body(self, text: str, **sampling: Any) -> bytes:
+        """The request asking a completion of ``text`` (the user message, or the raw prompt)."""
+        prompt: dict[str, Any] = (
+            {"messages": [{"role": "user", "content": text}]}
+            if self.kind == "chat"
+            else {"prompt": text}
+        )
+        return json.dumps({"model": self.model, **prompt, **sampling}).encode(
+            "utf-8", "surrogatepass"
+        )
 
-    def preflight(self) -> None:
-        """Ask one short completion; raise :class:`JudgeUnavailableError` naming why none came.
+    def preflight(self, body: bytes) -> None:
+        """POST ``body`` until a completion comes; raise :class:`JudgeUnavailableError` naming why none came.
 
         Retries with the configured backoff, at most :data:`PREFLIGHT_ATTEMPTS` times and
-        not past :data:`PREFLIGHT_S` seconds (an attempt already sent keeps its
-        ``timeout_s``). Nothing is cached or counted in ``stats``.
+        not past :data:`PREFLIGHT_S` seconds (an attempt already sent keeps its ``timeout_s``).
         """
-        body = self._body(PREFLIGHT_PROMPT)
         start = time.monotonic()
         tries = 0
 
@@ -162,35 +186,25 @@ class OpenAIJudge(Judge):
                         return None
                     await asyncio.sleep(wait)
 
-        if self._run(ask()) is None:
+        if run_private(ask()) is None:
             raise JudgeUnavailableError(
-                f"openai judge: none of the first {tries} attempts to {self.url} got a chat "
-                f"completion in {time.monotonic() - start:.0f} s (last: {self.last_error}); is "
+                f"{self.who}: none of the first {tries} attempts to {self.url} got a "
+                f"{self.answer} in {time.monotonic() - start:.0f} s (last: {self.last_error}); is "
                 "the server up and OpenAI-compatible at that URL?"
             )
 
-    def _run(self, job: Coroutine[Any, Any, _T]) -> _T:
-        """Run ``job`` on a private event loop (on a thread when one already runs here)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(job)
-        with ThreadPoolExecutor(max_workers=1) as pool:  # inside a notebook's loop
-            return pool.submit(asyncio.run, job).result()
+    def ask_all(
+        self, bodies: Sequence[bytes], on_answer: Callable[[int, str | None], None] | None = None
+    ) -> list[str | None]:
+        """The completion of each body (None: none came), ``concurrency`` requests in flight.
 
-    def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
-        answers = self._run(self._ask_all([request.text() for request in requests]))
-        got = sum(a is not None for a in answers)
-        if got == 0 and self._answered == 0:
-            raise JudgeUnavailableError(
-                f"openai judge: none of the first {len(answers)} requests to {self.url} got a "
-                f"chat completion (last: {self.last_error}); is the server up and "
-                "OpenAI-compatible?"
-            )
-        self._answered += got
-        return answers
+        ``on_answer(i, answer)`` is called as each request finishes (a progress bar, a cache).
+        """
+        return run_private(self._ask_all(bodies, on_answer))
 
-    async def _ask_all(self, texts: list[str]) -> list[str | None]:
+    async def _ask_all(
+        self, bodies: Sequence[bytes], on_answer: Callable[[int, str | None], None] | None
+    ) -> list[str | None]:
         limits = httpx.Limits(
             max_connections=self.concurrency, max_keepalive_connections=self.concurrency
         )
@@ -199,11 +213,14 @@ class OpenAIJudge(Judge):
             follow_redirects=False, timeout=httpx.Timeout(self.timeout_s), limits=limits
         ) as client:
 
-            async def one(text: str) -> str | None:
+            async def one(index: int, body: bytes) -> str | None:
                 async with gate:
-                    return await self._ask_one(client, text)
+                    answer = await self._ask_one(client, body)
+                if on_answer is not None:
+                    on_answer(index, answer)
+                return answer
 
-            return list(await asyncio.gather(*(one(text) for text in texts)))
+            return list(await asyncio.gather(*(one(i, b) for i, b in enumerate(bodies))))
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -212,21 +229,11 @@ class OpenAIJudge(Judge):
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def _body(self, text: str) -> bytes:
-        return json.dumps(
-            {
-                "model": self.model,
-                "messages": [{"role": "user", "content": text}],
-                "temperature": self.temperature,
-                "max_tokens": self.max_tokens,
-            }
-        ).encode("utf-8", "surrogatepass")
-
-    async def _ask_one(self, client: httpx.AsyncClient, text: str) -> str | None:
-        body = self._body(text)
+    async def _ask_one(self, client: httpx.AsyncClient, body: bytes) -> str | None:
         for attempt in range(self.max_retries + 1):
             if attempt:
-                self.stats.add(retries=1)
+                if self.on_retry is not None:
+                    self.on_retry()
                 await asyncio.sleep(min(self.backoff_s * 2 ** (attempt - 1), 10.0))
             content, retry = await self._attempt(client, body)
             if content is not None or not retry:
@@ -244,9 +251,9 @@ class OpenAIJudge(Judge):
             return self._fail(f"transport error {type(err).__name__}", retry=True)
         if payload is None:
             return None, retry
-        content = _completion_text(payload)
+        content = _completion_text(payload, self.kind)
         if content is None:
-            return self._fail("a body that is not a chat completion", retry=True)
+            return self._fail(f"a body that is not a {self.answer}", retry=True)
         return content, False
 
     async def _post(self, client: httpx.AsyncClient, body: bytes) -> tuple[bytes | None, bool]:
@@ -254,7 +261,7 @@ class OpenAIJudge(Judge):
             status = r.status_code
             if status in _REFUSED_STATUS:
                 raise JudgeUnavailableError(
-                    f"openai judge: {self.url} answered HTTP {status}: the key in "
+                    f"{self.who}: {self.url} answered HTTP {status}: the key in "
                     f"{self.api_key_env or '(no key sent)'} was refused"
                 )
             if 300 <= status < 400:
@@ -281,11 +288,81 @@ class OpenAIJudge(Judge):
         return None, retry
 
 
-def _completion_text(payload: bytes) -> str | None:
-    """The first choice's message content of a chat-completions body, or ``None`` if malformed."""
+def run_private(job: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``job`` on a private event loop (on a thread when one already runs here, as in a notebook)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(job)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, job).result()
+
+
+class OpenAIJudge(Judge):
+    """Asks a chat-completions endpoint; bounded attempts, abstentions on every kind of garbage."""
+
+    def __init__(self, base_url: str, config: OpenAIJudgeConfig | None = None) -> None:
+        """Target ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) with the settings of ``config``."""
+        super().__init__()
+        config = config or OpenAIJudgeConfig()
+        self.endpoint = OpenAIEndpoint(
+            base_url,
+            model=config.model,
+            api_key_env=config.api_key_env,
+            concurrency=config.concurrency,
+            timeout_s=config.timeout_s,
+            max_retries=config.max_retries,
+            backoff_s=config.backoff_s,
+            max_response_bytes=config.max_response_bytes,
+            on_retry=lambda: self.stats.add(retries=1),
+        )
+        self.url = self.endpoint.url
+        self.model = config.model
+        self.max_tokens = config.max_tokens
+        self.temperature = config.temperature
+        self.identity = f"openai:{base_url.rstrip('/')}:{config.model}"
+        self._answered = 0
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last failed attempt failed (None before any failure)."""
+        return self.endpoint.last_error
+
+    def __repr__(self) -> str:
+        """Name the endpoint and model, never the key."""
+        return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
+
+    def preflight(self) -> None:
+        """Ask one short completion; raise :class:`JudgeUnavailableError` naming why none came.
+
+        Retries with the configured backoff, at most :data:`PREFLIGHT_ATTEMPTS` times and
+        not past :data:`PREFLIGHT_S` seconds (an attempt already sent keeps its
+        ``timeout_s``). Nothing is cached or counted in ``stats``.
+        """
+        self.endpoint.preflight(self._body(PREFLIGHT_PROMPT))
+
+    def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
+        answers = self.endpoint.ask_all([self._body(request.text()) for request in requests])
+        got = sum(a is not None for a in answers)
+        if got == 0 and self._answered == 0:
+            raise JudgeUnavailableError(
+                f"openai judge: none of the first {len(answers)} requests to {self.url} got a "
+                f"chat completion (last: {self.last_error}); is the server up and "
+                "OpenAI-compatible?"
+            )
+        self._answered += got
+        return answers
+
+    def _body(self, text: str) -> bytes:
+        return self.endpoint.body(text, temperature=self.temperature, max_tokens=self.max_tokens)
+
+
+def _completion_text(payload: bytes, kind: Literal["chat", "text"] = "chat") -> str | None:
+    """The first choice's text of a completions body (``message.content`` or ``text``), or ``None`` if malformed."""
     try:
         data = json.loads(payload.decode("utf-8"))
-        content = data["choices"][0]["message"]["content"]
+        choice = data["choices"][0]
+        content = choice["message"]["content"] if kind == "chat" else choice["text"]
     except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         return None
     if not isinstance(content, str):
@@ -294,4 +371,11 @@ def _completion_text(payload: bytes) -> str | None:
     return storable_text(content)
 
 
-__all__ = ["PREFLIGHT_S", "JudgeUnavailableError", "OpenAIJudge", "OpenAIJudgeConfig"]
+__all__ = [
+    "PREFLIGHT_S",
+    "JudgeUnavailableError",
+    "OpenAIEndpoint",
+    "OpenAIJudge",
+    "OpenAIJudgeConfig",
+    "run_private",
+]
