@@ -97,10 +97,10 @@ class FidelityBenchConfig:
         _check_names("baselines", self.baselines, BASELINE_NAMES)
         if self.shop_rows:
             from rewardgym.benchmarks.shop.suite import methods
-        for spec in self.served:
-            parse_served(spec, "FidelityBenchConfig.served (--served)")
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
+        for spec in self.served:
+            parse_served(spec, "FidelityBenchConfig.served (--served)")
         if self.shop_run is not None and not Path(self.shop_run).is_dir():
             raise ValueError(
                 f"FidelityBenchConfig.shop_run (--shop-run) {str(self.shop_run)!r} is not a "
