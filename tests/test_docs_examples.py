@@ -51,7 +51,7 @@ def command_lines(path: Path) -> list[list[str]]:
     found = []
     for block in blocks(path, "bash"):
         for line in block.replace("\\\n", " ").splitlines():
-            line = line.split("#", 1)[0].strip()
+            line = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()  # a URL's #model stays
             words = shlex.split(line) if line else []
             while words and "=" in words[0] and not words[0].startswith("-"):
                 words = words[1:]  # VAR=value prefixes
