@@ -29,11 +29,12 @@ def _names(stacks: list[tuple[str, ...]]) -> list[str]:
     """Each table's name: its innermost heading, with the ones above it where that is shared."""
     names = []
     for stack in stacks:
+        suffix: tuple[str, ...] = ()
         for depth in range(1, len(stack) + 1):
-            name = stack[-depth:]
-            if sum(other[-depth:] == name for other in stacks) == 1:
+            suffix = stack[-depth:]
+            if sum(other[-depth:] == suffix for other in stacks) == 1:
                 break
-        names.append(" / ".join(name) or "(no heading)")
+        names.append(" / ".join(suffix) or "(no heading)")
     seen: dict[str, int] = {}
     out = []
     for name in names:

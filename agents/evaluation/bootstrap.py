@@ -27,7 +27,7 @@ CONFIDENCE = 0.95
 
 def cluster_weights(
     n_units: int,
-    clusters: Sequence[Sequence[object]] = (),
+    clusters: Sequence[Sequence[object] | np.ndarray] = (),
     *,
     samples: int,
     seed: int = 0,

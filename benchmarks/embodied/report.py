@@ -54,7 +54,7 @@ def paired_figures(samples: SplitResamples, name: str) -> dict[str, Any]:
     sparse)`` in SR, for every reward of :data:`REFERENCES` trained with CQL.
     """
     out: dict[str, Any] = {}
-    vs = {}
+    vs: dict[str, dict[str, Any]] = {}
     for reference in PAIRED_REFERENCES:
         if reference == name or reference not in samples.scores:
             continue
@@ -67,7 +67,7 @@ def paired_figures(samples: SplitResamples, name: str) -> dict[str, Any]:
     algorithm, _, reward = name.partition("/")
     sparse = "cql/sparse"
     if algorithm == "cql" and reward not in ("sparse", *REFERENCES) and sparse in samples.scores:
-        position = {}
+        position: dict[str, Any] = {}
         for reference in REFERENCES:
             high = f"cql/{reference}"
             if high in samples.scores:
