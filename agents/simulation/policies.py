@@ -160,9 +160,15 @@ class LLMSimPolicy:
         seed: int = 0,
         name: str | None = None,
     ) -> LLMSimPolicy:
-        """Load the model folder ``path`` (a shop-suite checkpoint or any HF causal LM), generating with a static KV cache."""
+        """Load the model folder ``path`` (a shop-suite checkpoint or any HF causal LM), generating with a static KV cache.
+
+        Without ``sampling`` it decodes constrained to each page's actions (every output parses,
+        so every visit runs until the simulator ends it or the store's step limit does).
+        """
+        from rewardgym.agents.llm.config import SamplingConfig
         from rewardgym.agents.llm.policy import LLMPolicy
 
+        sampling = sampling or SamplingConfig(decoding="constrained")
         policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed, cache="static")
         return cls(policy, name or f"llm/{Path(path).name}")
 
@@ -177,12 +183,24 @@ class LLMSimPolicy:
         gets its earlier completion, which greedy decoding would repeat anyway.
         """
         prompts = [self.policy.prompts(o) for o in observations]
+        constrained = self.policy.sampling.decoding == "constrained"
+        allowed = (
+            dict(zip(prompts, self.policy.page_actions(observations), strict=True))
+            if constrained
+            else {}
+        )
+
+        def complete(todo: list[str]) -> list[str]:
+            if not constrained:
+                return self.policy.complete(todo)
+            return self.policy.complete(todo, [allowed[p] for p in todo])
+
         if self.policy.sampling.temperature > 0:
-            return self.policy.complete(prompts)
+            return complete(prompts)
         answers = {p: self._answers[p] for p in prompts if p in self._answers}
         todo = list(dict.fromkeys(p for p in prompts if p not in answers))
         if todo:
-            answers.update(zip(todo, self.policy.complete(todo), strict=True))
+            answers.update(zip(todo, complete(todo), strict=True))
         if len(self._answers) + len(todo) > _GREEDY_CACHE:
             self._answers.clear()
         self._answers.update((p, answers[p]) for p in todo)

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 import tyro
 
-from rewardgym.agents.llm.config import ModelConfig
+from rewardgym.agents.llm.config import Decoding, ModelConfig
 from rewardgym.agents.llm.served import ServedConfig, parse_served
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
@@ -64,6 +64,10 @@ class FidelityBenchConfig:
     """Simulators served elsewhere, each openai:URL[#model] (vLLM, transformers serve), visiting as learned rows served/<model>."""
     served_client: ServedConfig = field(default_factory=ServedConfig)
     """How the served simulators are asked (key variable, endpoint, concurrency, timeouts, cache)."""
+    decoding: Decoding = "constrained"
+    """How the learned simulators decode: constrained to each page's actions (every output
+    parses, so every visit runs until the simulator ends it or max_steps does), or free (the
+    model's raw text, whose unparsed outputs end nothing and leave the page as it is)."""
     live_grpo: bool = True
     """Add the row trained with multi-turn GRPO on ShopStore-v0 (from the SFT model, at the shop config's GRPO budget)."""
     live_turns: Annotated[int, AT_LEAST_1] = 4

@@ -77,9 +77,8 @@ def learned_simulators(
         grpo = replace(shop.grpo, seed=seed)
         result = train_grpo(paths["sft"], live, root / "live-store", None, grpo, options)
         paths[LIVE_ROW] = result.path
-    sampling = (
-        shop.sampling if temperature is None else replace(shop.sampling, temperature=temperature)
-    )
+    sampling = replace(shop.sampling, decoding=config.decoding)
+    sampling = sampling if temperature is None else replace(sampling, temperature=temperature)
     wanted = [*config.shop_rows, *([LIVE_ROW] if config.live_grpo else [])]
     return [
         LLMSimPolicy.from_path(

@@ -34,6 +34,15 @@ SHARE = Range(gt=0, lt=1, what="a share")
 PresetName = Literal["demo", "tiny", "quick", "cpu", "smol", "paper"]
 
 
+CONSTRAINED_SUFFIX = "/constrained"
+"""A row scored with decoding constrained to each page's actions is named ``METHOD/constrained``."""
+
+
+def constrained_name(method: str) -> str:
+    """The name of ``method``'s row scored with constrained decoding."""
+    return method + CONSTRAINED_SUFFIX
+
+
 @dataclass(frozen=True)
 class BenchConfig:
     """Everything ``rewardgym bench shop`` needs: model, prompt, training runs, evaluation sizes."""
@@ -77,6 +86,11 @@ class BenchConfig:
     so a row's pooled runs cover each test session once and its interval pools the seeds."""
     eval_seeds: tuple[Annotated[int, SEED], ...] = (0,)
     """Sampling seeds per trained model at evaluation."""
+    constrained_rows: bool = True
+    """Score every main model row a second time decoding constrained to each page's actions
+    (row NAME/constrained: same model, test steps and seeds), beside its free decoding. Free
+    decoding is the paper's (its format reward scores whether outputs parse), so GRPO trains
+    free either way."""
     temperature_candidates: tuple[Annotated[float, NON_NEGATIVE], ...] = (0.6,)
     """Evaluation temperatures tried on the validation split with the first seed's SFT model;
     the best (by exact match) is the main rows' temperature."""
@@ -327,4 +341,12 @@ def replace(config: BenchConfig, **changes: object) -> BenchConfig:
     return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["PRESETS", "BenchConfig", "PresetName", "preset", "replace"]
+__all__ = [
+    "CONSTRAINED_SUFFIX",
+    "PRESETS",
+    "BenchConfig",
+    "PresetName",
+    "constrained_name",
+    "preset",
+    "replace",
+]

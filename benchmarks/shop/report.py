@@ -38,6 +38,7 @@ from rewardgym.agents.evaluation.shopping import (
 )
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.repro import table_digests
+from rewardgym.benchmarks.shop.config import constrained_name
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
@@ -261,6 +262,7 @@ def render_tables(
     paired = ["exact vs sft (paired, points)"] if any("diff_vs_sft" in r for r in rows) else []
     compared = [*HEADLINE, "diff_vs_sft"] if paired else list(HEADLINE)
     methods = [r["method"] for r in rows]
+    main = [n for m in (*MAIN, *PERSONA) for n in (m, constrained_name(m))]
     context_rows = [m for m in methods if m in ("shop-r1", "shop-r1/latest-context")]
     temp_rows = [m for m in methods if m.startswith("shop-r1/temp-")]
     per_type = [f"exact_{t}" for t in TYPES] + [f"type_acc_{t}" for t in TYPES]
@@ -273,7 +275,7 @@ def render_tables(
     sections = [
         (
             "Table 2: main results",
-            [*BASELINES, *REFERENCE_ROWS, *MAIN, *PERSONA],
+            [*BASELINES, *REFERENCE_ROWS, *main],
             compared,
             heads + paired,
         ),

@@ -38,9 +38,9 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
-from rewardgym.agents.llm.config import ModelKind, PromptConfig
+from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
-from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
+from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.context import ContextMode
@@ -273,15 +273,22 @@ class Suite:
         return result.path
 
     def score(
-        self, path: Path, method: Method, rows: list[StepRow], temperature: float, seed: int
+        self,
+        path: Path,
+        method: Method,
+        rows: list[StepRow],
+        temperature: float,
+        seed: int,
+        decoding: Decoding = "free",
     ) -> ShopEvaluation:
         """Generate for ``rows`` at ``temperature`` and score the outputs against the humans."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
-        sampling = replace(self.config.sampling, temperature=temperature)
+        sampling = replace(self.config.sampling, temperature=temperature, decoding=decoding)
         policy = LLMPolicy.from_path(path, self.prompt(method), sampling, seed=seed)
         start = time.perf_counter()
-        texts = policy.complete([r.prompt for r in rows])
+        actions = [r.actions for r in rows] if decoding == "constrained" else None
+        texts = policy.complete([r.prompt for r in rows], actions)  # type: ignore[arg-type]
         self.timed("eval", time.perf_counter() - start)
         truths = [r.truth for r in rows]
         assert all(t is not None for t in truths)
@@ -327,18 +334,26 @@ class Suite:
         keep = set(sessions)
         rows = [r for r in rows if r.session in keep]
         temperature = method.temperature if method.temperature is not None else self.temperature
+        decodings: list[Decoding] = ["free"]
+        if method.main and config.constrained_rows and method.method != "zero-shot":
+            decodings.append("constrained")
         for eval_seed in self.config.eval_seeds:
-            result = self.score(path, method, rows, temperature, seed * 1000 + eval_seed)
-            self.records.setdefault(method.method, []).append(result.records)
-            self.runs.append(
-                {
-                    "method": method.method,
-                    "seed": seed,
-                    "eval_seed": eval_seed,
-                    "temperature": temperature,
-                    **result.metrics.to_dict(),
-                }
-            )
+            for decoding in decodings:
+                result = self.score(
+                    path, method, rows, temperature, seed * 1000 + eval_seed, decoding
+                )
+                name = method.method if decoding == "free" else constrained_name(method.method)
+                self.records.setdefault(name, []).append(result.records)
+                self.runs.append(
+                    {
+                        "method": name,
+                        "seed": seed,
+                        "eval_seed": eval_seed,
+                        "temperature": temperature,
+                        "decoding": decoding,
+                        **result.metrics.to_dict(),
+                    }
+                )
 
     def ablation_sessions(self) -> int | None:
         """Test sessions of an ablation row."""

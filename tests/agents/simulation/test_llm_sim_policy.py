@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rewardgym.agents.llm.config import SamplingConfig
 from rewardgym.agents.llm.policy import LLMPolicy
@@ -21,6 +23,7 @@ from rewardgym.agents.simulation import (
     visit_stores,
 )
 from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfig, store_variant
+from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +108,27 @@ def test_greedy_visits_together_equal_visits_one_at_a_time(
     dynamic = LLMPolicy(llm.model, llm.tokenizer, sampling=sampling)  # a cache grown per token
     prompts = sorted(together.seen)
     assert dynamic.complete(prompts) == [next(iter(together.seen[p])) for p in prompts]
+
+
+@pytest.fixture(scope="module")
+def constrained_sim(tiny_model: Path) -> LLMSimPolicy:
+    """The untrained tiny model as a simulator, decoding constrained (``from_path``'s default)."""
+    sim = LLMSimPolicy.from_path(tiny_model)
+    assert sim.policy.sampling.decoding == "constrained"
+    return sim
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(VARIANT_NAMES),
+    first_intent=st.integers(1_000_000, 1_000_000 + 10_000),
+)
+def test_a_constrained_simulator_parses_at_every_step_of_every_store(
+    constrained_sim: LLMSimPolicy, variant: str, first_intent: int
+) -> None:
+    config = SimulationConfig(visits=2, batch_size=2, first_intent=first_intent, max_steps=5)
+    visits = visit_stores(constrained_sim, {variant: store_variant(variant)}, config)[variant]
+    for record in visits:
+        # Every output parsed: the visit ended by terminate or the step cap, never by a failure.
+        assert record.unparsed == 0 and not record.failed
+        assert record.agent_steps >= 1
