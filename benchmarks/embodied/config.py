@@ -219,7 +219,7 @@ class EmbodiedBenchConfig:
     tune_grid: TuneGrid = field(default_factory=TuneGrid)
     """The sweep of mode="tune"."""
     seeds: tuple[Annotated[int, SEED], ...] = (0, 1, 2)
-    """Training seeds per row (intervals are over seeds and episodes)."""
+    """Training seeds per row (intervals are over seeds, tasks and episodes)."""
     evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
     """The held-out splits of the final tables."""
     validation: EvalConfig = field(

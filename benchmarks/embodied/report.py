@@ -403,7 +403,7 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
         f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
         "",
-        "SR [95% interval over seeds and episodes] / CGC / Plan in percent on held-out "
+        "SR [95% interval over seeds, tasks and episodes] / CGC / Plan in percent on held-out "
         "instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
         f"{meta.get('tuned_source', '')}.",
         "",
@@ -594,7 +594,7 @@ def plot_results(
         ax.legend(handles=handles, fontsize=10, loc="upper center", ncol=min(4, len(handles)))
     fig.suptitle(
         (title + "\n" if title else "")
-        + "bars: SR over seeds and episodes; whiskers: 95% interval over seeds and episodes",
+        + "bars: SR over seeds and episodes; whiskers: 95% interval over seeds, tasks and episodes",
         fontsize=12,
         y=0.995,
     )

@@ -9,7 +9,8 @@ Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3
    composed as ``success + lambda * dense`` with the row's tuned values (rows with identical
    rewards and settings train once);
 4. score every agent on the held-out splits (fine / abstract instructions, default / shifted
-   layout) and put 95% intervals over seeds and episodes on SR, CGC and Plan;
+   layout), put 95% intervals over seeds, tasks and episodes on SR, CGC and Plan and pair
+   every row with cql/sparse and bc/none on the same episodes;
 5. write ``results.json`` (``rows`` and ``data``), ``.csv``, ``.md`` and plots.
 
 ``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
