@@ -32,7 +32,6 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import math
 import numbers
@@ -140,9 +139,18 @@ def _markers(hint: Any) -> tuple[Range | None, bool]:
     return None, False
 
 
-@functools.cache
+_NUMERIC_FIELDS: dict[type, tuple[tuple[str, Range | None], ...]] = {}
+""":func:`numeric_fields` per class: reading the type hints once."""
+
+
 def numeric_fields(cls: type) -> tuple[tuple[str, Range | None], ...]:
     """``(name, range or None)`` of every field of dataclass ``cls`` whose type admits a number."""
+    if cls not in _NUMERIC_FIELDS:
+        _NUMERIC_FIELDS[cls] = _read_numeric_fields(cls)
+    return _NUMERIC_FIELDS[cls]
+
+
+def _read_numeric_fields(cls: type) -> tuple[tuple[str, Range | None], ...]:
     module = sys.modules.get(cls.__module__)
     hints = typing.get_type_hints(cls, vars(module) if module else None, include_extras=True)
     out = []
@@ -261,8 +269,8 @@ def undefined_as_null(value: Any) -> Any:
         >>> undefined_as_null({"ci": [float("nan"), 1.0], "n": 3})
         {'ci': [None, 1.0], 'n': 3}
     """
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        return value if math.isfinite(float(value)) else None  # numpy floats too
     if isinstance(value, Mapping):
         return {k: undefined_as_null(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -87,6 +87,9 @@ USER_ERRORS: tuple[type[Exception], ...] = (
 )
 """What a command raises for a mistake of the user's: one line and exit status 2, no traceback."""
 
+SCRIPT_ERRORS: tuple[type[Exception], ...] = (*USER_ERRORS, ValueError)
+"""What the ``python -m rewardgym...`` scripts refuse in one line: also a config's ValueError."""
+
 T = TypeVar("T")
 
 LOG_COLUMNS = "400"

@@ -32,7 +32,7 @@ from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
 from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes, model_prompt
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import NON_NEGATIVE, check_fields, undefined_as_null
-from rewardgym.cli import USER_ERRORS, parse_args, refuse
+from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
 from rewardgym.runtime import (
     UserError,
@@ -109,7 +109,9 @@ def _sweep_rows(sweep: Path) -> tuple[dict[str, Any], dict[str, Mapping[str, obj
         raise FileNotFoundError(f"{path} is missing: pass the --out folder of a finished sweep")
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
-        rows = {row["candidate"]: dict(row["changes"]) for row in saved["rows"]}
+        rows: dict[str, Mapping[str, object]] = {
+            row["candidate"]: dict(row["changes"]) for row in saved["rows"]
+        }
         missing = [k for k in ("preset", "seed", "validation_sessions") if k not in saved]
         if missing:
             raise KeyError(missing[0])
@@ -223,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args("shop_breakdown", Config, argv, __doc__)
     try:
         result = run_breakdown(args)
-    except (ValueError, *USER_ERRORS) as err:  # a user's mistake: one line, before any work
+    except SCRIPT_ERRORS as err:  # a user's mistake: one line, before any work
         refuse("shop_breakdown", err)
     print(result["markdown"])
 

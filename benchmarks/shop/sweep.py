@@ -41,7 +41,7 @@ from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
-from rewardgym.cli import USER_ERRORS, parse_args, refuse
+from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
 from rewardgym.runtime import (
     UserError,
     claim_output,
@@ -541,7 +541,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.perf_counter()
     try:
         results = run_sweep(args)
-    except (ValueError, *USER_ERRORS) as err:  # a user's mistake: one line, before any work
+    except SCRIPT_ERRORS as err:  # a user's mistake: one line, before any work
         refuse("shop_sweep", err)
     print(results["markdown"])
     print(
