@@ -23,7 +23,7 @@ from rewardgym.agents.simulation.policies import BASELINE_NAMES
 from rewardgym.benchmarks.shop.config import BenchConfig
 from rewardgym.benchmarks.shop.config import preset as shop_preset
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
-from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
+from rewardgym.envs.shopping.synthetic.variants import STORE_CHANGES, VARIANT_NAMES, VariantName
 
 PresetName = Literal["demo", "tiny", "quick", "paper"]
 
@@ -40,14 +40,8 @@ class FidelityBenchConfig:
     """Visits per store for each learned simulator (the first llm_visits of the same intents)."""
     first_intent: Annotated[int, NON_NEGATIVE] = FIRST_HELD_OUT_INTENT
     """First held-out intent; intents first_intent ... + visits - 1 visit every store."""
-    variants: tuple[VariantName, ...] = (
-        "price-up-20",
-        "price-down-20",
-        "rank-by-rating",
-        "half-results",
-        "no-brand-filter",
-    )
-    """Store changes, each an A/B test against the base store."""
+    variants: tuple[VariantName, ...] = STORE_CHANGES
+    """Store changes, each an A/B test against the base store (default: all 20; see docs/live_store.md for why so many)."""
     noise_seeds: tuple[Annotated[int, SEED], ...] = (1, 2)
     """Seeds of the ground-truth shopper against itself (the noise floor rows)."""
     baselines: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
