@@ -1,0 +1,301 @@
+"""The shop envs as TRL ``environment_factory`` environments: tools step the env, TRL trains through them."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import pytest
+import torch
+
+from rewardgym.agents.llm.config import ModelConfig
+from rewardgym.agents.llm.model import build_model, load_model, load_tokenizer, save_model
+from rewardgym.agents.llm.prompt import TokenCounter
+from rewardgym.agents.llm.tool_chat import tool_chat_model
+from rewardgym.agents.llm.trl_env import (
+    OVER,
+    ShopSessionTools,
+    ShopStoreTools,
+    session_rows,
+    store_rows,
+    tool_sft_rows,
+)
+from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
+from rewardgym.envs.shopping.parsing import format_output
+from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.wrappers import BinaryMatchReward, ShopR1Config, ShopR1Reward
+
+TOOLS = ["click", "terminate", "type_and_submit"]
+CONTEXT_TOKENS = 64
+
+
+def _truth(info: dict[str, Any]) -> ShopAction:
+    return ShopAction(**info["truth"])
+
+
+def _call(tools: Any, action: ShopAction) -> str:
+    """Call the tool of ``action``, as TRL calls it from a parsed tool call."""
+    if action.type == "terminate":
+        return str(tools.terminate())
+    if action.type == "click":
+        return str(tools.click(action.name))
+    return str(tools.type_and_submit(action.name, action.text))
+
+
+def test_trl_finds_the_three_tools_and_the_reward() -> None:
+    """What TRL's trainer reads off the class: public functions but reset/get_reward are tools."""
+    import inspect
+
+    for cls in (ShopStoreTools, ShopSessionTools):
+        names = [n for n, _ in inspect.getmembers(cls, predicate=inspect.isfunction)]
+        public = sorted(n for n in names if not n.startswith("_"))
+        assert public == sorted([*TOOLS, "get_reward", "reset"])
+
+
+def test_store_tools_act_on_the_live_store() -> None:
+    tools = ShopStoreTools()
+    text = tools.reset(intent=3, prompt=[{"role": "user", "content": ""}])
+    reference = gym.make(SHOP_STORE_ID, opening="first_step", context="compact")
+    obs, info = reference.reset(options={"intent": 3})
+    assert str(obs["context"]) in text and text.endswith("call one tool\n")
+    truth = _truth(info)
+    answer = tools.click(truth.name, "I want a closer look.")
+    expected = ShopR1Reward(reference).step(format_output("I want a closer look.", truth))
+    assert tools.rewards == [expected[1]] and tools.rewards[0] > 1000  # DARS pays the name
+    assert answer.startswith("Step 3 page:") and "Step 1" not in answer
+    assert "Nothing happened" in tools.click("no_such_element")
+    assert len(tools.rewards) == 2 and tools.infos[1]["applied"] is False
+    assert tools.terminate() == "The visit is over."
+    assert tools.click(truth.name) == OVER and len(tools.rewards) == 3
+    assert tools.get_reward() == pytest.approx(sum(tools.rewards))
+    tools.reset(intent=3)
+    assert tools.rewards == [] and tools.get_reward() == 0.0  # a rollout without a call earns 0
+    with pytest.raises(KeyError, match="store_rows"):
+        tools.reset(prompt=[])
+
+
+def test_binary_reward_through_the_wrapper_argument() -> None:
+    for wrapper in (
+        BinaryMatchReward,
+        functools.partial(ShopR1Reward, config=ShopR1Config.binary_baseline()),
+    ):
+        tools = ShopStoreTools(wrapper)
+        tools.reset(intent=5)
+        _, info = gym.make(SHOP_STORE_ID, opening="first_step").reset(options={"intent": 5})
+        _call(tools, _truth(info))
+        _call(tools, ShopAction("click", name="no_such_element"))
+        assert tools.rewards[0] == 1.0 and tools.get_reward() == 1.0
+
+
+def test_session_tools_score_each_logged_step(shop_store: Path) -> None:
+    tools = ShopSessionTools(data=shop_store)
+    env = ShopR1Reward(gym.make(SHOP_SESSION_ID, data=shop_store, context="compact"))
+    obs, _ = env.reset(options={"session": 1})
+    obs, _, _, _, _ = env.step("")
+    text = tools.reset(session=1, step=1)
+    assert str(obs["context"]) in text
+    _, reward, _, _, info = env.step(format_output("", ShopAction("terminate")))
+    answer = tools.terminate()
+    assert tools.rewards == [reward] and "The shopper did:" in answer and "over" in answer
+    assert tools.infos[0]["truth"] == info["truth"]
+    assert tools.terminate() == OVER and len(tools.rewards) == 1  # one turn per logged step
+    whole = ShopSessionTools(BinaryMatchReward, data=shop_store, turns=None)
+    whole.reset(session=1)
+    steps = session_rows(shop_store, sessions=[1])
+    for _ in range(len(steps)):
+        answer = whole.terminate()
+    assert answer.endswith("The episode is over.") and len(whole.rewards) == len(steps)
+    assert whole.get_reward() == sum(float(i["exact_match"]) for i in whole.infos)
+    with pytest.raises(ValueError, match="turns"):
+        ShopSessionTools(data=shop_store, turns=0)
+
+
+def test_rows_carry_what_reset_reads(shop_store: Path) -> None:
+    rows = store_rows(3)
+    assert rows["intent"] == [0, 1, 2] and rows[0]["prompt"][0]["role"] == "system"
+    steps = session_rows(shop_store, sessions=[0, 2])
+    assert steps[0]["session"] == 0 and steps[0]["step"] == 0
+    assert sorted(set(steps["session"])) == [0, 2]
+
+
+@pytest.fixture(scope="module")
+def chat_model(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-layer, width-64 model over the tiny tokenizer, with TRL's Qwen2.5 tool template.
+
+    One layer of width 32 (the tiny preset) does not learn the call syntax in a test's budget.
+    """
+    tokenizer = load_tokenizer(tiny_model)
+    config = ModelConfig(
+        hidden_size=64, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=128
+    )
+    base = save_model(build_model(config, tokenizer), tokenizer, tmp_path_factory.mktemp("base"))
+    return tool_chat_model(base, tmp_path_factory.mktemp("chat"), max_positions=2048)
+
+
+def test_tool_chat_model_is_what_trl_needs(
+    chat_model: Path, tiny_model: Path, tmp_path: Path
+) -> None:
+    from trl.chat_template_utils import is_chat_template_prefix_preserving, supports_tool_calling
+
+    tokenizer = load_tokenizer(chat_model)
+    assert supports_tool_calling(tokenizer) and is_chat_template_prefix_preserving(tokenizer)
+    assert tokenizer.eos_token == "<|im_end|>" and tokenizer.pad_token == "<|endoftext|>"
+    assert not supports_tool_calling(load_tokenizer(tiny_model))
+    with pytest.raises(ValueError, match="already has a chat template"):
+        tool_chat_model(chat_model, tmp_path / "again")
+
+
+def _env_kwargs(model: Path) -> dict[str, Any]:
+    return {
+        "max_context_tokens": CONTEXT_TOKENS,
+        "count_tokens": TokenCounter(load_tokenizer(model)),
+    }
+
+
+def test_sft_rows_parse_back_to_the_human_action(chat_model: Path, shop_store: Path) -> None:
+    from trl.chat_template_utils import add_response_schema, parse_response
+
+    tokenizer = add_response_schema(load_tokenizer(chat_model))
+    rows = tool_sft_rows(tokenizer, shop_store, sessions=[0], env_kwargs=_env_kwargs(chat_model))
+    env = gym.make(SHOP_SESSION_ID, data=shop_store)
+    env.reset(options={"session": 0})
+    for row in rows:
+        info = env.step("")[-1]
+        ids = tokenizer(row["completion"], add_special_tokens=False)["input_ids"]
+        prefix = tokenizer(row["prompt"], add_special_tokens=False)["input_ids"]
+        (call,) = parse_response(tokenizer, ids, prefix=prefix)["tool_calls"]
+        arguments = call["function"]["arguments"]
+        truth = _truth(info)
+        assert call["function"]["name"] == truth.type
+        assert arguments.get("name", "") == truth.name and arguments.get("text", "") == truth.text
+        assert arguments["rationale"] == info["truth_rationale"]
+        assert "<tools>" in row["prompt"] and row["completion"].endswith("<|im_end|>")
+
+
+@pytest.fixture(scope="module")
+def tool_policy(chat_model: Path, shop_store: Path, tmp_path_factory) -> Path:
+    """The chat model after 150 steps of SFT on tool_sft_rows' calls: the cold start.
+
+    A plain loop (constant rate, loss on the completion's positions only) rather than
+    train_sft, whose cosine schedule needs more steps than a test has for the call syntax.
+    """
+    model, tokenizer = load_model(chat_model)
+    rows = tool_sft_rows(
+        tokenizer, shop_store, sessions=[0, 1], env_kwargs=_env_kwargs(chat_model), rationale=False
+    )
+    pairs = [
+        [tokenizer(row[k], add_special_tokens=False)["input_ids"] for k in ("prompt", "completion")]
+        for row in list(rows)[:12]
+    ]
+    torch.manual_seed(0)
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3)
+    for step in range(150):
+        prompt, completion = pairs[step % len(pairs)]
+        hidden = model.model(input_ids=torch.tensor([prompt + completion])).last_hidden_state
+        logits = model.lm_head(hidden[0, len(prompt) - 1 : -1])
+        torch.nn.functional.cross_entropy(logits, torch.tensor(completion)).backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    return save_model(model, tokenizer, tmp_path_factory.mktemp("tool-sft"))
+
+
+def _grpo(policy: Path, factory: Any, rows: Any, out: Path, tool_turns: int) -> Any:
+    from trl import GRPOConfig, GRPOTrainer
+
+    args = GRPOConfig(
+        output_dir=str(out),
+        max_steps=2,
+        learning_rate=1e-3,
+        beta=0.0,
+        num_generations=2,
+        per_device_train_batch_size=4,
+        max_completion_length=48,
+        max_tool_calling_iterations=tool_turns,
+        temperature=0.8,
+        logging_steps=1,
+        save_strategy="no",
+        report_to="none",
+        use_cpu=True,
+        bf16=False,
+        disable_tqdm=True,
+        seed=0,
+        model_init_kwargs={"dtype": "float32"},
+    )
+    return GRPOTrainer(
+        model=str(policy),
+        args=args,
+        train_dataset=rows,
+        processing_class=load_tokenizer(policy),
+        environment_factory=factory,
+    )
+
+
+def _trains(trainer: Any, name: str) -> tuple[list[Any], bool]:
+    """Train; the env instances TRL pooled, and whether any weight moved (it must when a group's
+    rewards differed, as GRPO's advantages are then not all zero)."""
+    before = [p.detach().clone() for p in trainer.model.parameters()]
+    trainer.train()
+    logs = [r for r in trainer.state.log_history if f"rewards/{name}/mean" in r]
+    assert len(logs) == 2, trainer.state.log_history
+    assert sum(r["tools/call_frequency"] for r in logs) > 0  # the policy called the tools
+    after = trainer.model.parameters()
+    moved = any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
+    assert moved or all(r["frac_reward_zero_std"] == 1.0 for r in logs)
+    return trainer._environment_pool[None], moved
+
+
+STEPS: list[str] = []
+"""One entry (the class name) per env step of any rollout: TRL resets its instances per batch."""
+
+
+class _Counted:
+    """Records each env step a tool call takes."""
+
+    rewards: list[float]
+
+    def _act(self, action: ShopAction, rationale: str) -> str:
+        before = len(self.rewards)
+        answer = super()._act(action, rationale)  # type: ignore[misc]
+        STEPS.extend([type(self).__name__] * (len(self.rewards) - before))
+        return str(answer)
+
+
+class CountedStore(_Counted, ShopStoreTools):
+    """ShopStoreTools, counted."""
+
+
+class CountedSession(_Counted, ShopSessionTools):
+    """ShopSessionTools, counted."""
+
+
+@pytest.mark.slow  # trains: a short tool-call SFT, then 2 GRPO steps per adapter (seconds each)
+def test_grpo_trains_through_environment_factory(
+    tool_policy: Path, shop_store: Path, tmp_path: Path
+) -> None:
+    policy_kwargs = _env_kwargs(tool_policy)
+    store = _grpo(
+        tool_policy,
+        functools.partial(CountedStore, env_kwargs=policy_kwargs),
+        store_rows([3, 5]),
+        tmp_path / "store",
+        tool_turns=2,
+    )
+    pool, store_moved = _trains(store, "CountedStore")
+    assert "CountedStore" in STEPS  # tool calls stepped the live store
+    assert all(e.get_reward() == sum(e.rewards) for e in pool)
+    assert all("reward_terms" in i for e in pool for i in e.infos)
+
+    session = _grpo(
+        tool_policy,
+        functools.partial(CountedSession, data=shop_store, env_kwargs=policy_kwargs),
+        session_rows(shop_store, sessions=[0, 1]),
+        tmp_path / "session",
+        tool_turns=1,
+    )
+    pool, session_moved = _trains(session, "CountedSession")
+    assert "CountedSession" in STEPS
+    assert all(len(e.rewards) <= 1 for e in pool)  # one turn per logged step
+    assert store_moved or session_moved
