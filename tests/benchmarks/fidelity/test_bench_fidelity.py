@@ -12,6 +12,7 @@ from rewardgym.agents.simulation import ContextOptions
 from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, preset
 from rewardgym.benchmarks.fidelity.report import agreement_summary, render_tables
 from rewardgym.benchmarks.fidelity.suite import Suite, run_bench_fidelity
+from rewardgym.benchmarks.repro import table_digests
 from rewardgym.cli import main
 
 
@@ -31,6 +32,7 @@ def test_bench_fidelity_writes_fidelity_and_ab_tables(tmp_path: Path) -> None:
     results = run_bench_fidelity(config, out, progress=False)
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["fidelity"] == results["fidelity"]
+    assert on_disk["meta"]["table_digests"] == table_digests((out / "results.md").read_text())
     policies = [r["policy"] for r in on_disk["fidelity"]]
     assert policies == ["shopper/seed1", "baseline/always-terminate"]
     floor, quitter = on_disk["fidelity"]

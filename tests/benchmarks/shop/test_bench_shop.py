@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
+from rewardgym.benchmarks.repro import table_digests
 from rewardgym.benchmarks.shop.config import PRESETS, preset, replace
 from rewardgym.benchmarks.shop.report import build_rows, render_tables
 from rewardgym.benchmarks.shop.suite import methods, run_bench_shop
@@ -92,6 +93,8 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     ):
         assert 0.0 <= coverage[key] <= 1.0
     assert saved["meta"]["preset"] == "tiny" and saved["meta"]["wall_seconds"] > 0
+    markdown = (tmp_path / "out" / "results.md").read_text()
+    assert saved["meta"]["table_digests"] == table_digests(markdown)  # issue 31: repro digests
     assert saved["temperature_choice"]["chosen"] == 0.6
     assert all(len(losses) >= 2 for losses in saved["sft_losses"].values())  # first and last step
     for name in ("results.csv", "results.md", "results.png", "reward_terms.png"):
