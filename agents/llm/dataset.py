@@ -155,6 +155,14 @@ def step_rows(
     return rows
 
 
+def row_actions(rows: Sequence[StepRow]) -> list[PageActions]:
+    """What each row's page allows (every row ``step_rows`` makes carries it)."""
+    missing = [k for k, r in enumerate(rows) if r.actions is None]
+    if missing:
+        raise ValueError(f"rows {missing[:5]} carry no page actions: build them with step_rows")
+    return [r.actions for r in rows if r.actions is not None]
+
+
 def sample_rows(rows: list[StepRow], limit: int | None, seed: int) -> list[StepRow]:
     """At most ``limit`` rows drawn without replacement with ``seed`` (all of them when None)."""
     if limit is None or limit >= len(rows):
@@ -176,6 +184,7 @@ __all__ = [
     "SuiteSplit",
     "in_validation",
     "make_env",
+    "row_actions",
     "sample_rows",
     "split_sessions",
     "step_rows",

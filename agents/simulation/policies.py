@@ -182,18 +182,19 @@ class LLMSimPolicy:
         before (a visit whose last action changed nothing, or two visits in the same state)
         gets its earlier completion, which greedy decoding would repeat anyway.
         """
-        prompts = [self.policy.prompts(o) for o in observations]
-        constrained = self.policy.sampling.decoding == "constrained"
-        allowed = (
-            dict(zip(prompts, self.policy.page_actions(observations), strict=True))
-            if constrained
-            else {}
-        )
+        from rewardgym.agents.llm.policy import LLMPolicy
+
+        policy = self.policy
+        prompts = [policy.prompts(o) for o in observations]
+        allowed = {}
+        if isinstance(policy, LLMPolicy) and policy.sampling.decoding == "constrained":
+            allowed = dict(zip(prompts, policy.page_actions(observations), strict=True))
 
         def complete(todo: list[str]) -> list[str]:
-            if not constrained:
-                return self.policy.complete(todo)
-            return self.policy.complete(todo, [allowed[p] for p in todo])
+            if not allowed:
+                return policy.complete(todo)
+            assert isinstance(policy, LLMPolicy)
+            return policy.complete(todo, [allowed[p] for p in todo])
 
         if self.policy.sampling.temperature > 0:
             return complete(prompts)

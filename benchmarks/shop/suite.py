@@ -39,7 +39,7 @@ from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
 from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
-from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
+from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.bounds import undefined_as_null
@@ -287,8 +287,8 @@ class Suite:
         sampling = replace(self.config.sampling, temperature=temperature, decoding=decoding)
         policy = LLMPolicy.from_path(path, self.prompt(method), sampling, seed=seed)
         start = time.perf_counter()
-        actions = [r.actions for r in rows] if decoding == "constrained" else None
-        texts = policy.complete([r.prompt for r in rows], actions)  # type: ignore[arg-type]
+        actions = row_actions(rows) if decoding == "constrained" else None
+        texts = policy.complete([r.prompt for r in rows], actions)
         self.timed("eval", time.perf_counter() - start)
         truths = [r.truth for r in rows]
         assert all(t is not None for t in truths)

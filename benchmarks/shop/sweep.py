@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -35,9 +36,9 @@ from typing import Annotated, Any
 
 from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
-from rewardgym.agents.llm.config import ModelKind, PromptConfig
-from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
-from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, preset
+from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
+from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
+from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
@@ -205,7 +206,9 @@ class Sweep:
 
         args = self.args
         folder = self.folder(name)
-        signature = _key((config, args.seed, args.validation_sessions, self.temperatures()))
+        signature = _key(
+            (config, args.seed, args.validation_sessions, self.temperatures(), args.decodings)
+        )
         done = folder / "result.json"
         if done.is_file():
             kept = _kept_result(done)
@@ -235,14 +238,15 @@ class Sweep:
         )
         examples = len(train) * sft.epochs
         rows = []
-        for temperature in self.temperatures():
+        for temperature, decoding in itertools.product(self.temperatures(), args.decodings):
             start = time.perf_counter()
-            scored = self.score(result.path, config, prompt, valid, temperature)
+            scored = self.score(result.path, config, prompt, valid, temperature, decoding)
             rows.append(
                 {
-                    "candidate": name,
+                    "candidate": name if decoding == "free" else constrained_name(name),
                     "changes": dict(changes),
                     "temperature": temperature,
+                    "decoding": decoding,
                     "examples": examples,
                     "train_s": result.seconds,
                     "examples_per_s": examples / result.seconds if result.seconds else 0.0,
@@ -258,14 +262,21 @@ class Sweep:
         return rows
 
     def score(
-        self, path: Path, config: BenchConfig, prompt: Any, rows: list[StepRow], temperature: float
+        self,
+        path: Path,
+        config: BenchConfig,
+        prompt: Any,
+        rows: list[StepRow],
+        temperature: float,
+        decoding: Decoding = "free",
     ) -> ShopEvaluation:
         """Generate for ``rows`` at ``temperature`` and score as the env would (ids resolved)."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
-        sampling = dataclasses.replace(config.sampling, temperature=temperature)
+        sampling = dataclasses.replace(config.sampling, temperature=temperature, decoding=decoding)
         policy = LLMPolicy.from_path(path, prompt, sampling, seed=self.args.seed)
-        texts = policy.complete([r.prompt for r in rows])
+        actions = row_actions(rows) if decoding == "constrained" else None
+        texts = policy.complete([r.prompt for r in rows], actions)
         return score_outputs(
             texts,
             [r.session for r in rows],
@@ -517,6 +528,9 @@ class Config:
     """Validation sessions scored (None: all of them); the same for every row."""
     temperatures: Annotated[tuple[float, ...], NON_NEGATIVE] | None = None
     """Evaluation temperatures (None: the preset's temperature_candidates)."""
+    decodings: tuple[Decoding, ...] = ("free",)
+    """How each model is scored at each temperature: free, constrained to each page's
+    actions, or both (one row each)."""
     bootstrap_samples: Annotated[int, AT_LEAST_1] = 2000
     """Bootstrap resamples of the validation sessions behind each interval."""
     workers: Annotated[int, AT_LEAST_1] = 1

@@ -67,6 +67,10 @@ TINY: dict[str, tuple[list[str], str]] = {
     ),
     "perf.grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
     "perf.vector_envs": (["--num-envs", "2", "--steps", "3"], "async/sync"),
+    "perf.constrained_decoding": (
+        ["--size", "tiny", "--steps", "6", "--max-new-tokens", "16", "--no-xgrammar"],
+        "constrained / free CPU per token",
+    ),
     "perf.learned_visits": (
         ["--size", "tiny", "--visits", "3", "--max-steps", "4", "--temperature", "0"],
         "greedy outputs identical in both runs: yes",
@@ -114,7 +118,8 @@ def scripts() -> list[str]:
 def test_every_script_config_is_called_config() -> None:
     for name in scripts():
         path = (BENCHMARKS / Path(*name.split("."))).with_suffix(".py")
-        called = re.findall(r"tyro\.cli\(\s*(\w+)", path.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        called = re.findall(r"(?:tyro\.cli\(|parse_args\(\s*\"[^\"]*\",)\s*(\w+)", source)
         assert called == [SUITE_COMMANDS.get(name, "Config")], (
             f"{path}: tyro.cli({', '.join(called)}); name a script's tyro dataclass Config"
         )

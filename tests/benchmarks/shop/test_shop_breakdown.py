@@ -70,3 +70,15 @@ def test_a_sweeps_models_and_lookup_are_broken_down_on_its_validation_steps(
     written = json.loads((tmp_path / "out" / "breakdown.json").read_text())
     assert written["columns"] == result["columns"] and written["meta"]["smoke_test"] is True
     assert "| target kind | gold steps |" in (tmp_path / "out" / "breakdown.md").read_text()
+    # The sensitivity probe reads the same model on validation product pages.
+    from rewardgym.benchmarks.shop.sensitivity_probe import Config as ProbeConfig
+    from rewardgym.benchmarks.shop.sensitivity_probe import main as probe
+
+    model_dir = next(sweep.rglob("sft/model"))
+    figures = probe(
+        ProbeConfig(model=model_dir, preset="tiny", validation_sessions=6, out=tmp_path / "p.json")
+    )
+    assert figures["steps"] >= 1
+    for previous in figures["by_previous"].values():
+        assert 0.0 <= sum(previous["p"].values()) <= 1.0 + 1e-6
+    assert json.loads((tmp_path / "p.json").read_text())["gate"]["threshold"] == 0.5

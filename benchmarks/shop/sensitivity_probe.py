@@ -1,0 +1,145 @@
+"""Does the shop model read the state the lookup keys on? P(add_to_cart) after an option click.
+
+Reads top to bottom: load a model folder (a ``bench shop`` or sweep SFT checkpoint), build the
+validation steps of its preset (the sweep's split rule, never test), keep the product-page
+steps, and score every action each such page allows given the prompt and the gold rationale:
+the model's probability of each action's JSON, normalised over the page's actions (exactly
+the choice constrained decoding samples from after the rationale). Grouped by the previous
+action's kind, it prints the mean probability of ``add_to_cart`` and of the other common
+branches next to how often the shopper took each.
+
+The lookup baseline wins on product pages by taking the common branch (after an option, add
+to cart); a model that ignores the previous action gives the same distribution after any
+action, its training shares. The gate the shop-policy issue sets before a full run: the mean
+P(add_to_cart) after an option click must rise above 0.5.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tyro
+
+from rewardgym.agents.llm.dataset import StepRow
+from rewardgym.benchmarks.shop.config import PresetName, preset
+from rewardgym.envs.shopping.element_ids import resolve_name
+from rewardgym.envs.shopping.parsing import format_output
+from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.envs.shopping.synthetic.pages import action_kind
+
+BRANCHES = ("add_to_cart", "back_to_results", "option", "see_reviews")
+"""The product page's common branches, by action kind or name."""
+GATE = 0.5
+"""The mean P(add_to_cart) after an option click a recipe must pass before a full run."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Which model, which validation steps."""
+
+    model: Path
+    """A model folder (e.g. a sweep candidate's sft/model)."""
+    preset: PresetName = "quick"
+    """Preset whose prompt and validation split are used."""
+    validation_sessions: int = 100
+    """Validation sessions read (the sweep's default)."""
+    out: Path | None = None
+    """Write the figures as JSON here too (a new file)."""
+
+
+def branch(action: ShopAction) -> str:
+    """The branch a product-page action takes: add_to_cart, back_to_results, option, see_reviews or other."""
+    if action.type == "click" and action.name in ("add_to_cart", "back_to_results", "see_reviews"):
+        return action.name
+    return "option" if action_kind(action) == "option" else "other"
+
+
+def named(action: ShopAction, row: StepRow) -> ShopAction:
+    """``action`` with an element id (the ``element_ids`` prompt) replaced by the element's name."""
+    if row.elements is None or action.type == "terminate":
+        return action
+    name, _ = resolve_name(action.name, row.elements)
+    return ShopAction(action.type, name=name or action.name, text=action.text)
+
+
+def action_probabilities(model: Any, tokenizer: Any, row: StepRow) -> dict[ShopAction, float]:
+    """The model's probability of each action ``row``'s page allows, given prompt and gold rationale."""
+    import torch
+
+    assert row.actions is not None
+    rationale = json.loads(row.completion)["rationale"]
+    candidates = [ShopAction("terminate")]
+    candidates += [ShopAction("click", name=n) for n in row.actions.clickable]
+    head = row.prompt + format_output(rationale, ShopAction("terminate")).split('"action": ')[0]
+    head += '"action":'  # the completion up to its action; each tail starts a new word
+    prefix = tokenizer(head, add_special_tokens=False)["input_ids"]
+    tails = [" " + format_output(rationale, a).split('"action": ', 1)[1] for a in candidates]
+    scores = []
+    for tail in tails:
+        ids = tokenizer(head + tail, add_special_tokens=False)["input_ids"]
+        if ids[: len(prefix)] != prefix:
+            raise ValueError(f"the tokenizer merges across the action's start in {tail!r}")
+        ids = [*ids, tokenizer.eos_token_id]
+        with torch.no_grad():
+            logits = model(torch.tensor([ids])).logits[0].float()
+        logp = torch.log_softmax(logits[:-1], dim=-1)
+        positions = range(len(prefix) - 1, len(ids) - 1)
+        scores.append(float(sum(logp[p, ids[p + 1]] for p in positions)))
+    weights = np.exp(np.array(scores) - max(scores))
+    weights /= weights.sum()
+    return dict(zip(candidates, weights.tolist(), strict=True))
+
+
+def main(cfg: Config) -> dict[str, Any]:
+    """Score the product-page validation steps and print the table by previous action."""
+    from rewardgym.agents.llm.model import load_model
+    from rewardgym.benchmarks.shop.data import SuiteData
+    from rewardgym.benchmarks.shop.sweep import model_prompt
+
+    config = preset(cfg.preset)
+    _, prompt = model_prompt(config)
+    model, tokenizer = load_model(cfg.model)
+    data = SuiteData(
+        None, validation_fraction=config.validation_fraction, train_sessions=None, progress=False
+    )
+    rows = data.rows(cfg.model, tokenizer, prompt, "validation", cfg.validation_sessions)
+    product = [r for r in rows if r.actions is not None and "add_to_cart" in r.actions.clickable]
+    by_previous: dict[str, list[dict[str, float]]] = defaultdict(list)
+    taken: dict[str, list[str]] = defaultdict(list)
+    for row in product:
+        previous = "none" if row.previous is None else branch(row.previous)
+        probs = action_probabilities(model, tokenizer, row)
+        mass = dict.fromkeys([*BRANCHES, "other", "terminate"], 0.0)
+        for action, p in probs.items():
+            mass["terminate" if action.type == "terminate" else branch(named(action, row))] += p
+        by_previous[previous].append(mass)
+        assert row.truth is not None
+        taken[previous].append("terminate" if row.truth.type == "terminate" else branch(row.truth))
+    figures: dict[str, Any] = {"model": str(cfg.model), "steps": len(product), "by_previous": {}}
+    print(f"{len(product)} validation product-page steps of {cfg.validation_sessions} sessions")
+    print("| previous action | steps | " + " | ".join(f"P({b}) / taken" for b in BRANCHES) + " |")
+    print("|---|---|" + "---|" * len(BRANCHES))
+    for previous, masses in sorted(by_previous.items()):
+        mean = {b: float(np.mean([m[b] for m in masses])) for b in BRANCHES}
+        share = {b: taken[previous].count(b) / len(taken[previous]) for b in BRANCHES}
+        figures["by_previous"][previous] = {"steps": len(masses), "p": mean, "taken": share}
+        cells = " | ".join(f"{mean[b]:.2f} / {share[b]:.2f}" for b in BRANCHES)
+        print(f"| {previous} | {len(masses)} | {cells} |")
+    after_option = figures["by_previous"].get("option", {}).get("p", {}).get("add_to_cart")
+    figures["gate"] = {"p_add_to_cart_after_option": after_option, "threshold": GATE}
+    verdict = "passes" if after_option is not None and after_option > GATE else "fails"
+    print(f"P(add_to_cart | option before) = {after_option}: {verdict} the {GATE} gate")
+    if cfg.out is not None:
+        from rewardgym.runtime import write_json_atomic
+
+        write_json_atomic(cfg.out, figures)
+    return figures
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Config))
