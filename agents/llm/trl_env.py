@@ -248,7 +248,7 @@ def store_rows(intents: int | Sequence[int], system: str | None = TOOL_INSTRUCTI
 def _steps(data: DataArg, split: str, sessions: Sequence[int] | None) -> list[tuple[int, int]]:
     from rewardgym.envs.shopping.data import resolve_sessions
 
-    log, positions = resolve_sessions(data, split)  # type: ignore[arg-type]
+    log, positions = resolve_sessions(data, split)
     chosen = range(len(positions)) if sessions is None else sessions
     return [(s, j) for s in chosen for j in range(log.session_length(positions[s]))]
 
@@ -319,7 +319,7 @@ def tool_sft_rows(
     from datasets import Dataset
 
     env = ShopSessionTools(data=data, split=split, env_kwargs=env_kwargs, turns=None)
-    tools = tool_schemas()
+    tools: list[dict[Any, Any] | Callable[..., Any]] = [*tool_schemas()]
     rows: list[dict[str, Any]] = []
     text = ""
     for s, j in _steps(data, split, sessions):
