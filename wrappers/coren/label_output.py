@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rewardgym.bounds import strict_json
+from rewardgym.bounds import strict_json, undefined_as_null
 from rewardgym.envs.trajectories.dataset import DATASET_KIND
 from rewardgym.runtime import (
     UserError,
@@ -80,7 +80,8 @@ def write_labelled_into(
     )
     target = extras / "report.json"
     target.write_text(
-        strict_json(report.as_dict(), target, indent=2, default=float), encoding="utf-8"
+        strict_json(undefined_as_null(report.as_dict()), target, indent=2, default=float),
+        encoding="utf-8",
     )
     relabelled.write_into(directory, minari=minari)
 
