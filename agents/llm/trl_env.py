@@ -39,6 +39,7 @@ from rewardgym.agents.llm.prompt import CONTEXT_HEADER
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
 from rewardgym.envs.shopping.compact import compact_page
+from rewardgym.envs.shopping.data import Split
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
 
@@ -192,7 +193,7 @@ class ShopSessionTools(_ShopTools):
         self,
         wrapper: WrapperFactory | None = None,
         data: DataArg = None,
-        split: str = "train",
+        split: Split = "train",
         env_kwargs: Mapping[str, Any] | None = None,
         turns: int | None = 1,
     ) -> None:
@@ -245,7 +246,7 @@ def store_rows(intents: int | Sequence[int], system: str | None = TOOL_INSTRUCTI
     return Dataset.from_list([{"prompt": _prompt(system), "intent": i} for i in chosen])
 
 
-def _steps(data: DataArg, split: str, sessions: Sequence[int] | None) -> list[tuple[int, int]]:
+def _steps(data: DataArg, split: Split, sessions: Sequence[int] | None) -> list[tuple[int, int]]:
     from rewardgym.envs.shopping.data import resolve_sessions
 
     log, positions = resolve_sessions(data, split)
@@ -255,7 +256,7 @@ def _steps(data: DataArg, split: str, sessions: Sequence[int] | None) -> list[tu
 
 def session_rows(
     data: DataArg = None,
-    split: str = "train",
+    split: Split = "train",
     sessions: Sequence[int] | None = None,
     system: str | None = TOOL_INSTRUCTIONS,
 ) -> Dataset:
@@ -300,7 +301,7 @@ def tool_schemas() -> list[dict[str, Any]]:
 def tool_sft_rows(
     tokenizer: PreTrainedTokenizerBase,
     data: DataArg = None,
-    split: str = "train",
+    split: Split = "train",
     sessions: Sequence[int] | None = None,
     env_kwargs: Mapping[str, Any] | None = None,
     rationale: bool = True,

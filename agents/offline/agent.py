@@ -108,7 +108,7 @@ class OfflineAgent:
         }
         with atomic_output(path, AGENT_KIND, overwrite=overwrite) as tmp:
             save_file(tensors, str(tmp / WEIGHTS_FILE))
-            text = strict_json(meta, path / META_FILE, indent=2)
+            text = strict_json(meta, Path(path) / META_FILE, indent=2)
             (tmp / META_FILE).write_text(text, encoding="utf-8")
         return absolute(path)
 
