@@ -72,6 +72,12 @@ ROWS: list[tuple[str, Callable[[list[str]], None], list[str], tuple[str, ...]]] 
         ("epochs=-1",),
     ),
     (
+        "ab-pickled-model",  # never the weights_only=False that torch's own error suggests
+        main,
+        [*AB, "--policy", "{pickled}"],
+        ("pickled weights only", "safe_serialization=True"),
+    ),
+    (
         "breakdown-damaged-sweep",
         breakdown.main,
         ["--sweep", "{damaged}", "--candidates", "base", "--out", "{new}"],
@@ -92,7 +98,10 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     collect_dataset(CollectConfig(episodes=2, seed=1)).save(root / "ds", minari=False)
     (root / "damaged").mkdir()
     (root / "damaged" / "sweep.json").write_text('{"rows": [{"candidate": "base"}]')
-    return {k: str(root / k) for k in ("ds", "damaged")}
+    (root / "pickled").mkdir()
+    (root / "pickled" / "config.json").write_text('{"model_type": "qwen2"}')
+    (root / "pickled" / "pytorch_model.bin").write_bytes(b"\x80\x04 a pickle")
+    return {k: str(root / k) for k in ("ds", "damaged", "pickled")}
 
 
 @pytest.mark.parametrize(
@@ -118,6 +127,7 @@ def test_a_bad_number_is_one_line_and_exit_2(
     assert len(lines) == 1, lines[:12]
     for word in words:
         assert word in lines[0], f"{word!r} missing from: {lines[0]}"
+    assert "weights_only=False" not in lines[0]
     assert not new.exists()
     assert not Path(places["ds"], "inner").exists()
 

@@ -19,10 +19,15 @@ from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
 from rewardgym.envs.shopping.session_log import SessionLog
+from rewardgym.runtime import UserError
 from rewardgym.tokenizer_io import load_saved_tokenizer, mark_tokenizer
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase, PreTrainedTokenizerFast
+
+
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
+"""Weight files that are pickles: a model folder holding only these is refused."""
 
 
 def offline() -> None:
@@ -185,6 +190,15 @@ def local_model_dir(path: str | os.PathLike[str]) -> Path:
             "save_pretrained (a Hugging Face causal LM), or omit it to build the default model "
             "(nothing is fetched from a hub)"
         )
+    if not any(location.glob("*.safetensors")):
+        pickled = sorted(p.name for p in location.iterdir() if p.suffix in PICKLE_SUFFIXES)
+        if pickled:
+            raise UserError(
+                f"model path {str(path)!r} holds pickled weights only ({', '.join(pickled[:3])}); "
+                "rewardgym reads safetensors, since unpickling a file can run its code: convert "
+                "it once, where you trust the file, with model.save_pretrained(folder, "
+                "safe_serialization=True)"
+            )
     return location
 
 
