@@ -43,14 +43,14 @@ above the largest value their kind can take.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.bounds import NON_NEGATIVE, PROBABILITY, check_fields
 from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.parsing import ParsedOutput, parse_output
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
@@ -82,46 +82,36 @@ class ShopR1Config:
     finite and ``>= 0``; ``rouge_threshold`` lies in ``[0, 1]``.
     """
 
-    format_weight: float = 0.5
+    format_weight: Annotated[float, NON_NEGATIVE] = 0.5
     """Paid when the output is one JSON object with ``rationale`` and ``action`` (paper: 0.5)."""
     format_rule: FormatRule = "strict"
     """``strict``: a string rationale and an action of a valid type; ``lenient``: both keys."""
-    alpha: float = 0.005
+    alpha: Annotated[float, NON_NEGATIVE] = 0.005
     """Weight of the rationale's self-certainty (paper: alpha = 0.005)."""
     self_certainty_kind: CertaintyKind = "paper"
     """``paper`` = Eq. 3, mean KL(p||U)/|V|; ``kang`` = mean KL(U||p) (Kang et al. 2502.18581)."""
-    type_weight: float = 0.3
+    type_weight: Annotated[float, NON_NEGATIVE] = 0.3
     """Paid when the predicted action type equals the human's (paper: 0.3)."""
-    click_name_bonus: float = 0.2
+    click_name_bonus: Annotated[float, NON_NEGATIVE] = 0.2
     """``click``: paid when the predicted element name is non-blank (paper: 0.2)."""
-    submit_name_bonus: float = 0.1
+    submit_name_bonus: Annotated[float, NON_NEGATIVE] = 0.1
     """``type_and_submit``: paid when the predicted element name is non-blank (paper: 0.1)."""
-    submit_text_bonus: float = 0.1
+    submit_text_bonus: Annotated[float, NON_NEGATIVE] = 0.1
     """``type_and_submit``: paid when the predicted text is non-blank (paper: 0.1)."""
-    submit_name_rouge_weight: float = 0.1
+    submit_name_rouge_weight: Annotated[float, NON_NEGATIVE] = 0.1
     """``type_and_submit``: weight of the name's thresholded ROUGE-L (paper: 0.1)."""
-    dars: float = 1000.0
+    dars: Annotated[float, NON_NEGATIVE] = 1000.0
     """Difficulty-aware reward scaling: weight of the click name's and the typed text's ROUGE-L."""
-    rouge_threshold: float = 0.75
+    rouge_threshold: Annotated[float, PROBABILITY] = 0.75
     """A ROUGE-L score counts (at its raw value) only when ``>=`` this (paper: 0.75)."""
     binary_action: bool = False
     """Replace the hierarchical v(a) with ``binary_action_weight`` on an exact match, else 0."""
-    binary_action_weight: float = 1.0
+    binary_action_weight: Annotated[float, NON_NEGATIVE] = 1.0
     """The exact-match reward when ``binary_action`` is set (paper's binary baseline: 1)."""
 
     def __post_init__(self) -> None:
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if field.type == "float" and not (
-                isinstance(value, int | float) and math.isfinite(value) and value >= 0
-            ):
-                raise ValueError(
-                    f"ShopR1Config.{field.name} must be a finite number >= 0, got {value!r}"
-                )
-        if self.rouge_threshold > 1:
-            raise ValueError(
-                f"ShopR1Config.rouge_threshold must lie in [0, 1], got {self.rouge_threshold!r}"
-            )
+        """Refuse weights that are negative or not finite, a threshold outside [0, 1], unknown names."""
+        check_fields(self)
         if self.format_rule not in FORMAT_RULES:
             raise ValueError(
                 f"ShopR1Config.format_rule must be one of {FORMAT_RULES}, got {self.format_rule!r}"

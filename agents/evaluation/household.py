@@ -18,11 +18,12 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, between, check_fields
 from rewardgym.envs.household.metrics import EpisodeScore, score_episode, summarize
 
 SPLITS: dict[str, tuple[str, str]] = {
@@ -56,19 +57,20 @@ class EvalConfig:
     """The household env: rewardgym/Household-v1 (or -v0)."""
     splits: tuple[str, ...] = TEST_SPLITS
     """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"."""
-    instructions_per_task: int = 5
+    instructions_per_task: Annotated[int, between(1, 5)] = 5
     """Instructions per task and split (1..5; COREN uses all 5)."""
-    episodes_per_instruction: int = 1
+    episodes_per_instruction: Annotated[int, AT_LEAST_1] = 1
     """Episodes (placements and start rooms) per instruction."""
-    tasks: tuple[int, ...] | None = None
+    tasks: tuple[Annotated[int, NON_NEGATIVE], ...] | None = None
     """Task ids to play (all 25 when None)."""
-    max_steps: int | None = None
+    max_steps: Annotated[int, AT_LEAST_1] | None = None
     """Step limit of an episode (None: the env's own)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the episodes' placements and start rooms."""
 
     def __post_init__(self) -> None:
         """Reject envs, splits and counts the simulator does not have."""
+        check_fields(self)
         if self.env_id not in ("rewardgym/Household-v1", "rewardgym/Household-v0"):
             raise ValueError(
                 f"EvalConfig.env_id={self.env_id!r}: use rewardgym/Household-v1 or "
@@ -77,14 +79,6 @@ class EvalConfig:
         for split in self.splits:
             if split not in SPLITS:
                 raise ValueError(f"EvalConfig.splits has {split!r}: use {tuple(SPLITS)}")
-        if not 1 <= self.instructions_per_task <= 5:
-            raise ValueError(
-                f"EvalConfig.instructions_per_task={self.instructions_per_task}: use 1..5"
-            )
-        if self.episodes_per_instruction < 1:
-            raise ValueError(
-                f"EvalConfig.episodes_per_instruction={self.episodes_per_instruction}: use >= 1"
-            )
 
 
 @dataclass

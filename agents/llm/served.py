@@ -37,11 +37,12 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.prompt import TRUNCATED, build_prompt, env_kwargs
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
 from rewardgym.envs.shopping.context import approx_token_count
 from rewardgym.progress import progress_bar
 from rewardgym.wrappers.judges.openai import (
@@ -64,20 +65,24 @@ class ServedConfig:
     """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
     endpoint: Literal["chat", "text"] = "chat"
     """chat: the prompt is the user message of /chat/completions (the server's chat template frames it); text: the raw prompt of /completions."""
-    concurrency: int = 8
+    concurrency: Annotated[int, AT_LEAST_1] = 8
     """Requests in flight at once (1 or more)."""
-    timeout_s: float = 120.0
+    timeout_s: Annotated[float, POSITIVE] = 120.0
     """Seconds allowed for one attempt of a request, whole: connecting, sending, every byte."""
-    max_retries: int = 3
+    max_retries: Annotated[int, NON_NEGATIVE] = 3
     """Retries (0 or more) of a request after a timeout, a connection error, HTTP 429 or 5xx."""
-    backoff_s: float = 0.5
+    backoff_s: Annotated[float, NON_NEGATIVE] = 0.5
     """First retry's wait in seconds; doubles with every retry."""
-    max_response_bytes: int = 1 << 20
+    max_response_bytes: Annotated[int, AT_LEAST_1] = 1 << 20
     """Largest answer body accepted, in bytes (decoded); a larger one is abandoned as a failure."""
-    max_prompt_tokens: int = 4096
+    max_prompt_tokens: Annotated[int, AT_LEAST_1] = 4096
     """Token budget of the whole prompt, counted approximately (words and punctuation marks)."""
     cache: Path | None = None
     """SQLite file keeping every answer as it comes, so a killed run resumes (None: no cache)."""
+
+    def __post_init__(self) -> None:
+        """Refuse counts, budgets and seconds outside their range before any request."""
+        check_fields(self)
 
 
 def is_served(spec: str) -> bool:

@@ -8,6 +8,7 @@ the rest of its tooling work unchanged. The tensor code lives in ``iql_impl.py``
 from __future__ import annotations
 
 import dataclasses
+from typing import Annotated
 
 from d3rlpy.algos.qlearning.base import QLearningAlgoBase
 from d3rlpy.base import DeviceArg, LearnableConfig, register_learnable
@@ -23,8 +24,9 @@ from d3rlpy.optimizers.optimizers import OptimizerFactory
 from d3rlpy.types import Shape
 
 from rewardgym.agents.offline.iql_impl import DiscreteIQLImpl, DiscreteIQLModules
-from rewardgym.agents.offline.iql_settings import IQLSettings, check_iql
+from rewardgym.agents.offline.iql_settings import IQLSettings
 from rewardgym.agents.offline.optimizers import fused_adam_field, register_once
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, Range, check_fields
 
 
 @dataclasses.dataclass()
@@ -84,25 +86,26 @@ class DiscreteIQLConfig(LearnableConfig):
 
     # The field helpers return ``dataclasses.field(...)`` with d3rlpy's serialisation metadata,
     # as in d3rlpy's own configs, so RUF009 (a call as a default) does not apply.
-    actor_learning_rate: float = 3e-4
-    critic_learning_rate: float = 3e-4
+    actor_learning_rate: Annotated[float, POSITIVE] = 3e-4
+    critic_learning_rate: Annotated[float, POSITIVE] = 3e-4
     actor_optim_factory: OptimizerFactory = fused_adam_field()  # noqa: RUF009
     critic_optim_factory: OptimizerFactory = fused_adam_field()  # noqa: RUF009
     actor_encoder_factory: EncoderFactory = make_encoder_field()  # noqa: RUF009
     critic_encoder_factory: EncoderFactory = make_encoder_field()  # noqa: RUF009
     value_encoder_factory: EncoderFactory = make_encoder_field()  # noqa: RUF009
-    batch_size: int = 256
-    gamma: float = 0.99
-    # IQL's own hyper-parameters are declared once, in IQLSettings (the library's settings).
-    tau: float = IQLSettings.tau
-    n_critics: int = IQLSettings.n_critics
-    expectile: float = IQLSettings.expectile
-    weight_temp: float = IQLSettings.weight_temp
-    max_weight: float = IQLSettings.max_weight
+    batch_size: Annotated[int, AT_LEAST_1] = 256
+    gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
+    # IQL's own defaults are IQLSettings' (the library's settings), and so are its ranges
+    # (tests/agents/offline/test_offline_algorithms.py checks that they agree).
+    tau: Annotated[float, Range(gt=0, le=1)] = IQLSettings.tau
+    n_critics: Annotated[int, AT_LEAST_1] = IQLSettings.n_critics
+    expectile: Annotated[float, Range(gt=0, lt=1)] = IQLSettings.expectile
+    weight_temp: Annotated[float, NON_NEGATIVE] = IQLSettings.weight_temp
+    max_weight: Annotated[float, POSITIVE] = IQLSettings.max_weight
 
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
-        check_iql(self, "DiscreteIQLConfig")
+        check_fields(self)
         if self.compile_graph:
             raise ValueError(
                 "DiscreteIQLConfig.compile_graph=True is not supported: DiscreteIQL runs eagerly"

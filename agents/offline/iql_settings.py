@@ -1,9 +1,9 @@
 """DiscreteIQL's settings: implicit Q-learning over a discrete action set (``iql.py``).
 
-The one declaration of IQL's own hyper-parameters and their ranges: ``DiscreteIQLConfig``
-(the d3rlpy config) takes its defaults from :class:`IQLSettings` and checks its values with
-:func:`check_iql`, so the library's settings and the algorithm cannot disagree. Nothing heavy
-is imported here.
+The one declaration of IQL's own hyper-parameters: ``DiscreteIQLConfig`` (the d3rlpy config)
+takes its defaults from :class:`IQLSettings` and declares the same ranges, which a test
+compares, so the library's settings and the algorithm cannot disagree. Nothing heavy is
+imported here.
 """
 
 from __future__ import annotations
@@ -17,24 +17,6 @@ from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, Range, check_fi
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.config import OfflineConfig
-
-
-def check_iql(values: Any, owner: str) -> None:
-    """Reject IQL hyper-parameters of ``values`` outside their range, naming ``owner`` and the field.
-
-    ``values`` has ``expectile``, ``weight_temp``, ``tau``, ``n_critics`` and ``max_weight``
-    (an :class:`IQLSettings` or a ``DiscreteIQLConfig``).
-    """
-    if not 0.0 < values.expectile < 1.0:
-        raise ValueError(f"{owner}.expectile={values.expectile}: use a value in (0, 1)")
-    if values.weight_temp < 0:
-        raise ValueError(f"{owner}.weight_temp={values.weight_temp}: use >= 0")
-    if not 0.0 < values.tau <= 1.0:
-        raise ValueError(f"{owner}.tau={values.tau}: use a rate in (0, 1]")
-    if values.n_critics < 1:
-        raise ValueError(f"{owner}.n_critics={values.n_critics}: use at least 1")
-    if values.max_weight <= 0.0:
-        raise ValueError(f"{owner}.max_weight={values.max_weight}: use a positive clip")
 
 
 @dataclass(frozen=True)
@@ -62,7 +44,6 @@ class IQLSettings(AlgorithmSettings):
     def __post_init__(self) -> None:
         """Reject values outside their meaningful range, naming the field."""
         check_fields(self)
-        check_iql(self, "IQLSettings")
 
     def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
         """Our ``DiscreteIQLConfig`` with these settings."""
@@ -82,4 +63,4 @@ class IQLSettings(AlgorithmSettings):
         )
 
 
-__all__ = ["IQLSettings", "check_iql"]
+__all__ = ["IQLSettings"]

@@ -27,8 +27,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, check_fields
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 from rewardgym.wrappers.judges.prompts import RUBRIC
 
@@ -57,26 +58,22 @@ class HFJudgeConfig:
     """Contextual calibration (Zhao et al., ICML 2021): score each rating option relative to the same prompt with the action "none", so a model's fixed preference for one option cancels."""
     reuse_prefix: bool = True
     """Reuse the cached prompt head and read a whole batch as one token trie; False runs one plain forward pass per request."""
-    max_batch_tokens: int = 512
+    max_batch_tokens: Annotated[int, AT_LEAST_1] = 512
     """Most trie tokens fed in one forward pass (bounds memory and the attention mask)."""
-    max_new_tokens: int = 24
+    max_new_tokens: Annotated[int, AT_LEAST_1] = 24
     """Longest generated answer (the structural question)."""
-    max_prompt_tokens: int = 2048
+    max_prompt_tokens: Annotated[int, AT_LEAST_1] = 2048
     """Longer prompts keep their last tokens only."""
     chat_template: bool = True
     """Wrap prompts in the model's chat template when it has one (instruct models)."""
-    head_cache_size: int = 16
+    head_cache_size: Annotated[int, AT_LEAST_1] = 16
     """Prompt heads whose key/value cache is kept in memory."""
-    threads: int = 0
+    threads: Annotated[int, NON_NEGATIVE] = 0
     """Torch CPU threads while judging (0: torch's current setting)."""
 
     def __post_init__(self) -> None:
         """Reject sizes that cannot work, naming the field."""
-        for name in ("max_batch_tokens", "max_new_tokens", "max_prompt_tokens", "head_cache_size"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"HFJudgeConfig.{name}={getattr(self, name)}: use at least 1")
-        if self.threads < 0:
-            raise ValueError(f"HFJudgeConfig.threads={self.threads}: use 0 (keep) or more")
+        check_fields(self)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from rewardgym.agents.offline import (
     algorithm_settings,
     make_algo_config,
 )
+from rewardgym.bounds import numeric_fields
 
 N_ACTIONS = 5
 
@@ -142,6 +143,8 @@ def test_iql_settings_and_the_d3rlpy_config_share_defaults_and_ranges(
         name: getattr(algo, name) for name in shared
     }
     assert algo.n_critics == 2  # Kostrikov et al.'s two critics, in both
+    ranges = dict(numeric_fields(DiscreteIQLConfig))
+    assert dict(numeric_fields(IQLSettings)) == {name: ranges[name] for name in shared}
     with pytest.raises(ValueError, match=f"IQLSettings.{field}="):
         IQLSettings(**{field: value})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=f"DiscreteIQLConfig.{field}="):
