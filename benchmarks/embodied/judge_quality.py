@@ -16,9 +16,11 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import tyro
+
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
 
 
 @dataclass(frozen=True)
@@ -31,18 +33,22 @@ class Config:
     """Held-out instruction split of Household-v1 whose episodes are probed."""
     layout: Literal["default", "shifted"] = "default"
     """Household-v1 layout."""
-    episodes: int = 40
+    episodes: Annotated[int, AT_LEAST_1] = 40
     """Perturbed-expert episodes collected (the states are sampled from them)."""
-    states: int = 200
+    states: Annotated[int, NON_NEGATIVE] = 200
     """Probe states of every judge but the hf ones."""
-    hf_states: int = 24
+    hf_states: Annotated[int, NON_NEGATIVE] = 24
     """Probe states of hf judges (each state rates every action with every prompt)."""
-    n_prompts: int = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = 5
     """Prompts per judge (COREN: 5)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the episodes and of the state sample."""
     out: Path | None = None
     """Write the table as JSON here (default: print only)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def run(config: Config) -> dict[str, dict[str, Any]]:

@@ -19,10 +19,11 @@ import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import tyro
 
+from rewardgym.bounds import AT_LEAST_1, POSITIVE, SEED, between, check_fields
 from rewardgym.envs.trajectories.variants import DATASET_VARIANTS, SUITE_VARIANT
 
 STAT_COLUMNS: tuple[str, ...] = (
@@ -44,9 +45,9 @@ class Config:
 
     variants: tuple[str, ...] = tuple(DATASET_VARIANTS)
     """The variants whose statistics are printed."""
-    episodes: int = 40
+    episodes: Annotated[int, AT_LEAST_1] = 40
     """Episodes collected per variant (and for training)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Collection seed."""
     train: bool = False
     """Also train ``rows`` on ``train_variant`` and print their validation SR."""
@@ -54,24 +55,25 @@ class Config:
     """The variant the rows train on."""
     rows: tuple[str, ...] = ("cql/sparse", "cql/perfect-judge", "filtered-bc/none")
     """Rows of ``bench embodied`` to train (``algorithm/reward``)."""
-    n_steps: int = 3000
+    n_steps: Annotated[int, AT_LEAST_1] = 3000
     """Gradient steps per agent (the quick preset's)."""
-    seeds: tuple[int, ...] = (0,)
+    seeds: tuple[Annotated[int, SEED], ...] = (0,)
     """Training seeds per row."""
-    instructions_per_task: int = 3
+    instructions_per_task: Annotated[int, between(1, 5)] = 3
     """Validation instructions per task (the suite's validation split)."""
-    learning_rate: float | None = None
+    learning_rate: Annotated[float, POSITIVE] | None = None
     """Learning rate of every row (None: the quick preset's tuned value per row)."""
 
     def __post_init__(self) -> None:
         """Reject unknown variants and empty settings, naming the field."""
+        check_fields(self)
         for name in (*self.variants, self.train_variant):
             if name not in DATASET_VARIANTS:
                 raise ValueError(
                     f"variant {name!r} is unknown: use one of {', '.join(DATASET_VARIANTS)}"
                 )
-        if self.episodes < 1 or self.n_steps < 1 or not self.seeds:
-            raise ValueError("episodes and n_steps must be >= 1 and seeds non-empty")
+        if not self.seeds:
+            raise ValueError("Config.seeds is empty: give at least one training seed")
 
 
 def variant_table(config: Config) -> list[dict[str, Any]]:

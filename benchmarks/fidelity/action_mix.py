@@ -13,12 +13,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 import tyro
 
 from rewardgym.agents.evaluation.fidelity import summarize
 from rewardgym.agents.simulation import ShopperPolicy, SimulationConfig, run_visits
+from rewardgym.bounds import AT_LEAST_1, SEED, Range, check_fields
 from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopSession
 from rewardgym.envs.shopping.synthetic import StoreConfig, SyntheticShopperConfig, generate_sessions
 from rewardgym.envs.shopping.synthetic.pages import ACTION_KINDS
@@ -28,14 +30,18 @@ from rewardgym.envs.shopping.synthetic.pages import ACTION_KINDS
 class Config:
     """Sizes of the comparison."""
 
-    sessions: int = 20_000
+    sessions: Annotated[int, Range(ge=2)] = 20_000
     """replay sessions (seed 0, the default corpus's first sessions)"""
-    visits: int = 20_000
+    visits: Annotated[int, Range(ge=2)] = 20_000
     """live visits per other-seed shopper, on held-out intents"""
-    seeds: tuple[int, ...] = (1, 2)
+    seeds: tuple[Annotated[int, SEED], ...] = (1, 2)
     """seeds of the other shoppers"""
-    n_boot: int = 300
+    n_boot: Annotated[int, AT_LEAST_1] = 300
     """bootstrap resamples of each interval"""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def counts(sessions: Sequence[ShopSession]) -> tuple[np.ndarray, np.ndarray]:

@@ -23,12 +23,13 @@ import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import tyro
 
 from rewardgym.agents.llm.config import SamplingConfig
+from rewardgym.bounds import AT_LEAST_1, check_fields
 from rewardgym.envs.shopping.page_actions import PageActions
 
 
@@ -40,14 +41,18 @@ class Config:
     """A model folder; empty builds an untrained model of ``--size`` on a small synthetic corpus."""
     size: Literal["quick", "tiny"] = "quick"
     """Shop preset whose prompt, sampling and model settings are used."""
-    steps: int = 96
+    steps: Annotated[int, AT_LEAST_1] = 96
     """Test steps whose prompts are generated."""
-    max_new_tokens: int = 72
+    max_new_tokens: Annotated[int, AT_LEAST_1] = 72
     """Token budget of a completion (the quick preset's)."""
-    threads: int = 1
+    threads: Annotated[int, AT_LEAST_1] = 1
     """Torch threads."""
     xgrammar: bool = True
     """Also time xgrammar's masks (skipped with a note when it is not installed)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def _cpu() -> float:

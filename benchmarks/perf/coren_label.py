@@ -13,9 +13,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import tyro
 
+from rewardgym.bounds import AT_LEAST_1, check_fields
 from rewardgym.embeddings import shared_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
@@ -28,12 +30,16 @@ from rewardgym.wrappers.judges.cache import JudgeCache
 class Config:
     """What to measure."""
 
-    episodes: int = 300
+    episodes: Annotated[int, AT_LEAST_1] = 300
     """Episodes of the data set slice to judge (both modes judge the same slice)."""
     dataset: str = ""
     """A data set directory; empty collects ``episodes`` Household episodes with seed 0."""
     embedder: str = "minilm"
     """``minilm`` (the real judge) or ``hashing`` (a fast smoke run)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def run(config: Config) -> dict[str, float]:

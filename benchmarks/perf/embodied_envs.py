@@ -13,26 +13,32 @@ import io
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import gymnasium as gym
 import tyro
+
+from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
 
 
 @dataclass(frozen=True)
 class Config:
     """Benchmark budget; every field is a command-line option of the same name."""
 
-    household_steps: int = 100_000
+    household_steps: Annotated[int, AT_LEAST_1] = 100_000
     """Random-action steps timed on Household."""
-    babyai_steps: int = 10_000
+    babyai_steps: Annotated[int, AT_LEAST_1] = 10_000
     """Random-action steps timed on each BabyAI env."""
-    collect_episodes: int = 8000
+    collect_episodes: Annotated[int, AT_LEAST_1] = 8000
     """Trajectories to collect (COREN's Household set: about 8,000)."""
     save: bool = True
     """Also time writing the data set (Arrow + Minari)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of envs, actions and collection."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def steps_per_second(env_id: str, steps: int, seed: int) -> float:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import tyro
@@ -31,6 +31,7 @@ import tyro
 from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
 from rewardgym.benchmarks.shop.config import preset
+from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 
 
 def trivial_reward(completions: list[Any], **kwargs: Any) -> list[float]:
@@ -147,10 +148,14 @@ class Config:
 
     model: Path | None = None
     """Local causal-LM folder (default: a fresh small model)."""
-    rounds: int = 3
+    rounds: Annotated[int, AT_LEAST_1] = 3
     """Alternating rounds (each arm runs once per round, so all see the same load)."""
-    steps: int = 6
+    steps: Annotated[int, Range(ge=2)] = 6
     """GRPO steps per arm and round (the first is a warm-up and not timed)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def main() -> None:

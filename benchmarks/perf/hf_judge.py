@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Annotated, Literal
 
 import tyro
 
+from rewardgym.bounds import AT_LEAST_1, POSITIVE, check_fields
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
 from rewardgym.wrappers.coren.grounding import episode_transitions
@@ -37,20 +38,24 @@ class Config:
     """The judge's model: a name of rewardgym.pretrained or a local folder."""
     env: str = "rewardgym/Household-v1"
     """Household env whose observations are rated."""
-    episodes: int = 4
+    episodes: Annotated[int, AT_LEAST_1] = 4
     """Episodes collected (seed 0); their observations are rated and their steps labelled."""
-    states: int = 3
+    states: Annotated[int, AT_LEAST_1] = 3
     """Observations at which every action is rated by both judges."""
-    plain_actions: int = 12
+    plain_actions: Annotated[int, AT_LEAST_1] = 12
     """Actions per observation that the plain judge rates too (it is slow; same subset for both)."""
-    n_prompts: int = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = 5
     """Prompts of the ensemble."""
-    budget_s: float = 240.0
+    budget_s: Annotated[float, POSITIVE] = 240.0
     """A labelling budget in seconds (the quick preset's hf share): steps that fit are printed."""
-    threads: int = 2
+    threads: Annotated[int, AT_LEAST_1] = 2
     """Torch CPU threads (the project's two cores)."""
     dtype: Literal["auto", "float32", "bfloat16"] = "auto"
     """The judge's dtype (auto: bfloat16 where the CPU computes it natively)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def _state_requests(

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import tyro
+
+from rewardgym.bounds import AT_LEAST_1, check_fields
 
 
 def synthetic_mdp(n: int = 15_000, obs_dim: int = 574, actions: int = 58, seed: int = 0) -> Any:
@@ -115,12 +117,16 @@ def measure(batch: int = 64, steps: int = 200, rounds: int = 5) -> dict[str, flo
 class Config:
     """Benchmark budget."""
 
-    batch: int = 64
+    batch: Annotated[int, AT_LEAST_1] = 64
     """Mini-batch size of every algorithm."""
-    steps: int = 200
+    steps: Annotated[int, AT_LEAST_1] = 200
     """Gradient steps per round."""
-    rounds: int = 5
+    rounds: Annotated[int, AT_LEAST_1] = 5
     """Alternating rounds (the median is reported)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def run(config: Config) -> dict[str, float]:

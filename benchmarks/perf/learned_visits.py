@@ -23,12 +23,13 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import tyro
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.simulation import LLMSimPolicy, ShopperPolicy, SimulationConfig, visit_stores
+from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, Range, check_fields
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
 from rewardgym.envs.shopping.synthetic.variants import VariantName, store_variant
@@ -42,18 +43,22 @@ class Config:
     """A model folder (e.g. a ``bench shop`` checkpoint); empty builds an untrained model of ``--size``."""
     size: Literal["quick", "tiny"] = "quick"
     """Preset whose prompt and sampling settings are used, and whose model is built when ``--model`` is empty: ``quick`` is the shop model of ``bench fidelity --preset quick`` (width 128, 4 layers), ``tiny`` the shop tiny preset's."""
-    visits: int = 6
+    visits: Annotated[int, AT_LEAST_1] = 6
     """Visits per store, the same held-out intents in every store."""
     variants: tuple[VariantName, ...] = ("price-up-20", "half-results")
     """Store variants visited besides the base store."""
-    temperature: float = 0.6
+    temperature: Annotated[float, NON_NEGATIVE] = 0.6
     """Sampling temperature (0: greedy, and both runs must then give the same outputs)."""
     drive: Literal["shopper", "model"] = "shopper"
     """Who chooses the actions: ``shopper`` (a ground-truth shopper with seed 1, the model answering every turn too) or ``model`` (its own outputs, as in ``bench fidelity``)."""
-    max_steps: int = 20
+    max_steps: Annotated[int, Range(ge=2)] = 20
     """Steps per visit at most, the given first step included (``bench fidelity``'s cap)."""
-    threads: int = 1
+    threads: Annotated[int, AT_LEAST_1] = 1
     """Torch threads."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 class Counted:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import tyro
 
@@ -31,6 +32,7 @@ from rewardgym.agents.llm.config import SamplingConfig
 from rewardgym.agents.llm.served import ServedConfig, ServedPolicy
 from rewardgym.agents.simulation import LLMSimPolicy, ShopperPolicy, SimulationConfig, visit_stores
 from rewardgym.benchmarks.perf.learned_visits import Counted
+from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 from rewardgym.envs.shopping.synthetic.variants import store_variant
 
 START_TIMEOUT_S = 180.0
@@ -97,16 +99,20 @@ class Config:
     """Base URL of an OpenAI-compatible server (…/v1); empty starts transformers serve here with SmolLM2-135M-Instruct."""
     model: str = ""
     """Model name the server serves; empty: the local SmolLM2 folder (what transformers serve names it)."""
-    visits: int = 8
+    visits: Annotated[int, AT_LEAST_1] = 8
     """Visits per store, the same held-out intents in both stores."""
-    max_steps: int = 6
+    max_steps: Annotated[int, Range(ge=2)] = 6
     """Steps per visit at most, the given first step included."""
-    concurrency: tuple[int, ...] = (1, 8)
+    concurrency: tuple[Annotated[int, AT_LEAST_1], ...] = (1, 8)
     """Requests in flight, one run per value."""
-    max_new_tokens: int = 24
+    max_new_tokens: Annotated[int, AT_LEAST_1] = 24
     """Longest completion in tokens."""
-    max_prompt_tokens: int = 512
+    max_prompt_tokens: Annotated[int, AT_LEAST_1] = 512
     """Token budget of each prompt (counted approximately): the compact context cut to fit."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def _measure(config: Config, url: str, model: str, concurrency: int) -> dict[str, float]:

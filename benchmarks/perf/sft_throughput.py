@@ -29,12 +29,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Literal
+from typing import Annotated, Literal
 
 import tyro
 
 from rewardgym.agents.llm.config import SFTRunConfig
 from rewardgym.benchmarks.shop.config import preset
+from rewardgym.bounds import AT_LEAST_1, check_fields
 
 Arm = Literal["old", "old-no-ckpt", "new", "fp32", "bf16", "bucketed"]
 
@@ -121,12 +122,16 @@ class Config:
 
     arms: tuple[Arm, ...] = ("old", "new")
     """Arms to train (module docstring); the ratio needs old and new."""
-    examples: int = 16
+    examples: Annotated[int, AT_LEAST_1] = 16
     """SFT examples each arm trains on per round (the real measurement: 160)."""
-    rounds: int = 1
+    rounds: Annotated[int, AT_LEAST_1] = 1
     """Alternating rounds (each arm trains once per round; the real measurement: 2)."""
-    sessions: int = 40
+    sessions: Annotated[int, AT_LEAST_1] = 40
     """Training sessions read into rows before the examples are sampled from them."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def main() -> None:

@@ -15,12 +15,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import gymnasium as gym
 import numpy as np
 import tyro
 
 import rewardgym  # noqa: F401
+from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
 from rewardgym.envs.shopping.session_log import SessionLog
 
 
@@ -28,14 +30,18 @@ from rewardgym.envs.shopping.session_log import SessionLog
 class Config:
     """Benchmark sizes."""
 
-    sessions: int = 52_137
+    sessions: Annotated[int, AT_LEAST_1] = 52_137
     """sessions to generate (the paper's ShopCART corpus size)"""
-    env_steps: int = 5_000
+    env_steps: Annotated[int, AT_LEAST_1] = 5_000
     """env steps to time on the default data"""
-    lookups: int = 20_000
+    lookups: Annotated[int, AT_LEAST_1] = 20_000
     """random (session, step) reads to time"""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """seed of the corpus and of the random reads"""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def run(cfg: Config) -> None:

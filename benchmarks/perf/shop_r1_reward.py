@@ -23,11 +23,12 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import tyro
 
 import rewardgym  # noqa: F401
+from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
 from rewardgym.envs.shopping.data import default_session_log
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -39,14 +40,18 @@ from rewardgym.wrappers.shop_r1 import ShopR1Config, shop_r1_reward
 class Config:
     """Benchmark sizes."""
 
-    pairs: int = 100_000
+    pairs: Annotated[int, AT_LEAST_1] = 100_000
     """(prediction, reference) pairs for (a) and (output, human action) pairs for (b)"""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """seed of the sampled human actions and of their perturbations"""
-    repeats: int = 3
+    repeats: Annotated[int, AT_LEAST_1] = 3
     """timings per measurement, the best one reported (each starts from a cold ROUGE cache)"""
-    profile_rows: int = 12
+    profile_rows: Annotated[int, AT_LEAST_1] = 12
     """functions listed in the profile summary"""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 PROFILED = (

@@ -13,11 +13,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import gymnasium as gym
 import numpy as np
 import tyro
+
+from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
 
 SHOP_ANSWER = (
     '{"rationale": "I look at the results.", "action": {"type": "click", "name": "search"}}'
@@ -31,16 +33,18 @@ class Config:
 
     env_ids: tuple[str, ...] = ("rewardgym/ShopSession-v0", "rewardgym/Household-v1")
     """Registered ids to time (a shop id and a household id by default)."""
-    num_envs: int = 4
+    num_envs: Annotated[int, AT_LEAST_1] = 4
     """Sub-envs per vector env (and single envs in the loop)."""
-    steps: int = 400
+    steps: Annotated[int, AT_LEAST_1] = 400
     """Batched steps timed per way (each is ``num_envs`` env steps)."""
-    seed: int = 0
+    seed: Annotated[int, SEED] = 0
     """Seed of the resets and of the household actions."""
 
     def __post_init__(self) -> None:
-        if not self.env_ids or self.num_envs < 1 or self.steps < 1:
-            raise ValueError("env_ids must name at least one id, num_envs and steps must be >= 1")
+        """Refuse numbers outside their range and an empty list of ids before any work."""
+        check_fields(self)
+        if not self.env_ids:
+            raise ValueError("Config.env_ids is empty: name at least one registered id")
 
 
 def _actions(env: gym.Env[Any, Any], config: Config) -> list[list[Any]]:

@@ -30,10 +30,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
 import tyro
 
+from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import ShopR1Config
 from rewardgym.wrappers.self_certainty import CertaintyKind
@@ -182,10 +184,14 @@ class Config:
 
     model: tyro.conf.Positional[Path]
     """Local causal-LM folder (an SFT model of the shop suite, say)."""
-    prompts: int = 40
+    prompts: Annotated[int, AT_LEAST_1] = 40
     """Training prompts, one group of samples each."""
-    group: int = 8
+    group: Annotated[int, Range(ge=2)] = 8
     """Samples per prompt (GRPO's group size)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def main() -> None:

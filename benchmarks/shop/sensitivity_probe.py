@@ -20,13 +20,14 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import tyro
 
 from rewardgym.agents.llm.dataset import StepRow
 from rewardgym.benchmarks.shop.config import PresetName, preset
+from rewardgym.bounds import AT_LEAST_1, check_fields
 from rewardgym.envs.shopping.element_ids import resolve_name
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
@@ -46,10 +47,14 @@ class Config:
     """A model folder (e.g. a sweep candidate's sft/model)."""
     preset: PresetName = "quick"
     """Preset whose prompt and validation split are used."""
-    validation_sessions: int = 100
+    validation_sessions: Annotated[int, AT_LEAST_1] = 100
     """Validation sessions read (the sweep's default)."""
     out: Path | None = None
     """Write the figures as JSON here too (a new file)."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers outside their range before any work."""
+        check_fields(self)
 
 
 def branch(action: ShopAction) -> str:
