@@ -3,7 +3,7 @@
 tyro writes an optional value as ``{None}|INT`` and a mapping as ``[STR INT|FLOAT|STR ...]``
 with ``(default: )`` when empty. The rules of :func:`help_registry` keep tyro's parsing and
 change only what a reader sees: ``INT|None`` (type ``None`` to unset a preset's value),
-``[KEY VALUE ...]`` and ``(default: none)``. :func:`flowing_docstrings` makes a field
+``[KEY VALUE ...]`` and ``(default: none)`` (for an empty mapping or tuple). :func:`flowing_docstrings` makes a field
 docstring that spans several source lines read as one paragraph (tyro keeps a line break
 wherever the next source line starts indented, which is every continuation line).
 """
@@ -84,6 +84,23 @@ def _mapping_rule(info: PrimitiveTypeInfo) -> PrimitiveConstructorSpec | None:
     return dataclasses.replace(spec, metavar="[KEY VALUE ...]", str_from_instance=shown)
 
 
+def _sequence_rule(info: PrimitiveTypeInfo) -> PrimitiveConstructorSpec | None:
+    """``tuple[X, ...]``: an empty default shown as ``none`` (``--flag`` with no value)."""
+    if getattr(_local, "busy", False) or info.type_origin is not tuple:
+        return None
+    args = typing.get_args(info.type)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return None
+    spec = _default_spec(info)
+    if spec is None:
+        return None
+
+    def shown(value: Any) -> list[str]:
+        return spec.str_from_instance(value) if value else ["none"]
+
+    return dataclasses.replace(spec, str_from_instance=shown)
+
+
 def _flow(helptext: str) -> str:
     """Join the lines of each paragraph of ``helptext``; blank lines and ``- `` items stay."""
     paragraphs = re.split(r"\n\s*\n", inspect.cleandoc(helptext))
@@ -118,6 +135,7 @@ def help_registry() -> ConstructorRegistry:
     registry = ConstructorRegistry()
     registry.primitive_rule(_optional_rule)
     registry.primitive_rule(_mapping_rule)
+    registry.primitive_rule(_sequence_rule)
     return registry
 
 

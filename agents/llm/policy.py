@@ -131,6 +131,12 @@ class LLMPolicy:
         ids = self.prompt_config.element_ids
         return [PageActions.of_page(str(o["page"]), ids=ids) for o in observations]
 
+    def _allowed(self, observations: Sequence[Mapping[str, Any]]) -> list[PageActions] | None:
+        """The pages' actions when decoding is constrained (free decoding reads no page)."""
+        if self.sampling.decoding == "free":
+            return None
+        return self.page_actions(observations)
+
     def grammar(self) -> ActionGrammar:
         """The constrained decoder of this policy's tokenizer (built on first use)."""
         if self._grammar is None:
@@ -224,14 +230,14 @@ class LLMPolicy:
     def __call__(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
         """Raw completions for a batch of observations, as ``env.step`` takes them."""
         prompts = [self.prompts(o) for o in observations]
-        return self._sample(prompts, None, self.page_actions(observations))[1]
+        return self._sample(prompts, None, self._allowed(observations))[1]
 
     def act_with_certainty(
         self, observations: Sequence[Mapping[str, Any]], kind: CertaintyKind = "paper"
     ) -> list[PolicyOutput]:
         """Completions with their rationale tokens' self-certainty, for ``ShopR1Reward.step``."""
         prompts = [self.prompts(o) for o in observations]
-        ids, texts, values = self._sample(prompts, kind, self.page_actions(observations))
+        ids, texts, values = self._sample(prompts, kind, self._allowed(observations))
         assert values is not None
         return [
             policy_output(self.tokenizer, i, t, v)

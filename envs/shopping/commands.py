@@ -11,6 +11,7 @@ from typing import Annotated
 import tyro
 
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
+from rewardgym.runtime import UserError
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,10 @@ class DataShop:
         from rewardgym.envs.shopping.data import build_synthetic_log
 
         if self.shopper.sessions <= 0:
-            raise SystemExit(f"--sessions must be positive, got {self.shopper.sessions}")
+            raise UserError(f"--sessions must be positive, got {self.shopper.sessions}")
         console = Console()
         start = time.perf_counter()
-        try:
-            log = build_synthetic_log(self.out, config=self.shopper, overwrite=self.overwrite)
-        except (FileExistsError, NotADirectoryError, PermissionError) as err:
-            raise SystemExit(f"rewardgym data shop: {err}") from err
+        log = build_synthetic_log(self.out, config=self.shopper, overwrite=self.overwrite)
         seconds = time.perf_counter() - start
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         size = sum(f.stat().st_size for f in log.path.iterdir() if f.is_file())

@@ -40,7 +40,7 @@ class DataCollect:
 
         from rewardgym.envs.trajectories.collect import collect_dataset
         from rewardgym.envs.trajectories.dataset import DATASET_KIND
-        from rewardgym.runtime import atomic_output, prepare_output
+        from rewardgym.runtime import UserError, atomic_output, prepare_output
 
         config = self.collect
         if self.variant is not None:
@@ -55,26 +55,20 @@ class DataCollect:
                     allow_held_out=config.allow_held_out,
                 )
             except ValueError as err:
-                raise SystemExit(f"rewardgym data collect --variant: {err}") from err
-        try:
-            out = prepare_output(self.out, DATASET_KIND, overwrite=self.overwrite)
-        except FileExistsError as err:
-            raise SystemExit(f"rewardgym data collect: {err}") from err
+                raise UserError(f"--variant: {err}") from err
+        out = prepare_output(self.out, DATASET_KIND, overwrite=self.overwrite)
         console = Console()
         start = time.perf_counter()
-        try:
-            # Held from the start (runtime.atomic_output): a second collect on OUT is refused
-            # at once, not after its episodes.
-            with atomic_output(out, DATASET_KIND, overwrite=self.overwrite) as tmp:
-                with Progress(transient=True, console=console) as bar:
-                    task = bar.add_task(f"collecting {config.env}", total=config.episodes)
-                    data = collect_dataset(
-                        config, progress=lambda done: bar.update(task, completed=done)
-                    )
-                collected = time.perf_counter() - start
-                data.write_into(tmp, minari=self.minari)
-        except (FileExistsError, NotADirectoryError, PermissionError) as err:
-            raise SystemExit(f"rewardgym data collect: {err}") from err
+        # Held from the start (runtime.atomic_output): a second collect on OUT is refused at
+        # once, not after its episodes.
+        with atomic_output(out, DATASET_KIND, overwrite=self.overwrite) as tmp:
+            with Progress(transient=True, console=console) as bar:
+                task = bar.add_task(f"collecting {config.env}", total=config.episodes)
+                data = collect_dataset(
+                    config, progress=lambda done: bar.update(task, completed=done)
+                )
+            collected = time.perf_counter() - start
+            data.write_into(tmp, minari=self.minari)
         total = time.perf_counter() - start
         console.print(
             f"collected {len(data):,} episodes / {data.n_steps:,} steps of {config.env} in "

@@ -22,11 +22,20 @@ from rewardgym.envs.shopping.session_log import SessionLog, SessionLogError, wri
 from rewardgym.runtime import OWNER_FILE, TMP_PREFIX
 
 
-def _shop(*args: str) -> SystemExit | None:
+def _shop(*args: str) -> str | None:
+    """The one line ``data shop`` refused with (exit status 2), or None when it ran."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
     try:
-        main(["data", "shop", "--sessions", "5", *args])
+        with contextlib.redirect_stderr(err):
+            main(["data", "shop", "--sessions", "5", *args])
     except SystemExit as stop:
-        return stop
+        assert stop.code == 2, err.getvalue()
+        lines = [line for line in err.getvalue().splitlines() if line.strip()]
+        assert len(lines) == 1, lines
+        return lines[0]
     return None
 
 
@@ -46,7 +55,7 @@ def test_data_shop_never_deletes_what_out_holds(tmp_path: Path) -> None:
     (mine / "precious.txt").write_text("keep")
     for extra in ((), ("--overwrite",)):
         stop = _shop("--out", str(mine), *extra)
-        assert stop is not None and "no rewardgym command wrote" in str(stop.code)
+        assert stop is not None and "no rewardgym command wrote" in stop
         assert sorted(p.name for p in mine.iterdir()) == ["precious.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v"]  # no temporary left either
 
@@ -60,7 +69,7 @@ def test_data_shop_refuses_the_working_directory(
     (here / "notes.txt").write_text("mine")
     monkeypatch.chdir(here)
     stop = _shop("--out", out)
-    assert stop is not None and "current directory" in str(stop.code)
+    assert stop is not None and "current directory" in stop
     assert (here / "notes.txt").read_text() == "mine" and Path.cwd() == here
     # Even an empty working directory is refused: a swap would move it from under the shell.
     (here / "notes.txt").unlink()
@@ -72,7 +81,7 @@ def test_data_shop_replaces_its_own_store_only_with_overwrite(tmp_path: Path) ->
     assert _shop("--out", str(out)) is None
     assert json.loads((out / OWNER_FILE).read_text())["kind"] == "shop-store"
     stop = _shop("--out", str(out), "--seed", "1")
-    assert stop is not None and "overwrite" in str(stop.code)
+    assert stop is not None and "overwrite" in stop
     assert _shop("--out", str(out), "--seed", "1", "--overwrite") is None
     assert len(SessionLog(out)) == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
