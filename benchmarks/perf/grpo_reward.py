@@ -23,14 +23,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import tyro
 
 from rewardgym.agents.llm.dataset import sample_rows, step_rows, to_dataset
 from rewardgym.agents.llm.prompt import PromptBuilder, env_kwargs
-from rewardgym.benchmarks.shop.config import preset
+from rewardgym.benchmarks.shop.config import PresetName, preset
 from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 
 
@@ -39,7 +39,9 @@ def trivial_reward(completions: list[Any], **kwargs: Any) -> list[float]:
     return [0.0] * len(completions)
 
 
-def _trainer(model: Path, dataset: Any, out: Path, arm: str, steps: int, seed: int) -> Any:
+def _trainer(
+    model: Path, dataset: Any, out: Path, arm: str, steps: int, seed: int, cfg: Any
+) -> Any:
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
@@ -50,7 +52,6 @@ def _trainer(model: Path, dataset: Any, out: Path, arm: str, steps: int, seed: i
     from rewardgym.agents.llm.rewards import EnvReward
     from rewardgym.wrappers import ShopR1Reward
 
-    cfg = preset("quick")
     tokenizer = load_tokenizer(model)
     args = GRPOConfig(
         output_dir=str(out),
@@ -90,7 +91,9 @@ def _trainer(model: Path, dataset: Any, out: Path, arm: str, steps: int, seed: i
     return trainer, reward
 
 
-def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, float]]:
+def run(
+    model: Path | None, rounds: int, steps: int, size: PresetName = "quick"
+) -> dict[str, dict[str, float]]:
     """Alternate the three arms for ``rounds`` rounds of ``steps`` steps; return their figures."""
     import os
 
@@ -99,7 +102,7 @@ def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, floa
 
     offline()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    cfg = preset("quick")
+    cfg = preset(size)
     arms = ("trivial", "env+shop-r1", "env+shop-r1 (forward)")
     totals = {arm: {"seconds": 0.0, "steps": 0.0, "reward_seconds": 0.0} for arm in arms}
     with TemporaryDirectory() as tmp:
@@ -118,7 +121,9 @@ def run(model: Path | None, rounds: int, steps: int) -> dict[str, dict[str, floa
         for r in range(rounds):
             # Rotating the order spreads any drift in the machine's load over every arm.
             for arm in arms[r % 3 :] + arms[: r % 3]:
-                trainer, reward = _trainer(model, dataset, Path(tmp) / arm, arm, steps, seed=r)
+                trainer, reward = _trainer(
+                    model, dataset, Path(tmp) / arm, arm, steps, seed=r, cfg=cfg
+                )
                 trainer.train()
                 times = [
                     float(h["step_time"]) for h in trainer.state.log_history if "step_time" in h
@@ -152,6 +157,9 @@ class Config:
     """Alternating rounds (each arm runs once per round, so all see the same load)."""
     steps: Annotated[int, Range(ge=2)] = 6
     """GRPO steps per arm and round (the first is a warm-up and not timed)."""
+    size: Literal["quick", "tiny"] = "quick"
+    """Shop preset whose shapes (model, prompt, GRPO batch) are timed: quick is the figure to
+    read; tiny is the smoke test's (the quick model's GRPO step takes tens of CPU seconds)."""
 
     def __post_init__(self) -> None:
         """Refuse numbers outside their range before any work."""
@@ -162,8 +170,10 @@ def main() -> None:
     """Parse arguments, run the arms and print one line per arm."""
     args = tyro.cli(Config, description=__doc__)
     start = time.perf_counter()
-    report = run(args.model, args.rounds, args.steps)
-    print(f"\nGRPO step time, quick-preset shapes ({time.perf_counter() - start:.0f} s in all):")
+    report = run(args.model, args.rounds, args.steps, args.size)
+    print(
+        f"\nGRPO step time, {args.size}-preset shapes ({time.perf_counter() - start:.0f} s in all):"
+    )
     for arm, r in report.items():
         print(
             f"  {arm:24s} {r['s_per_step']:.3f} s/step  {r['steps_per_s']:.2f} steps/s  "

@@ -65,7 +65,10 @@ TINY: dict[str, tuple[list[str], str]] = {
         ["--sessions", "40", "--visits", "20", "--seeds", "1", "--n-boot", "20"],
         "largest action-type gap",
     ),
-    "perf.grpo_reward": (["--rounds", "1", "--steps", "2"], "overhead vs trivial"),
+    "perf.grpo_reward": (
+        ["--rounds", "1", "--steps", "2", "--size", "tiny"],
+        "overhead vs trivial",
+    ),
     "perf.vector_envs": (["--num-envs", "2", "--steps", "3"], "async/sync"),
     "perf.constrained_decoding": (
         ["--size", "tiny", "--steps", "6", "--max-new-tokens", "16", "--no-xgrammar"],
