@@ -18,6 +18,7 @@ from rewardgym.envs.trajectories.variants import (
     variant_config,
     variant_statistics,
 )
+from rewardgym.runtime import UserError
 
 
 def _fingerprint(data: TrajectoryDataset) -> str:
@@ -104,5 +105,6 @@ def test_data_collect_takes_a_variant_by_name(tmp_path: Path) -> None:
     data = TrajectoryDataset.from_dir(out)
     assert len(data) == 4
     assert data.info["collect_config"]["give_up"] == DATASET_VARIANTS["stitch"].give_up
-    with pytest.raises(SystemExit, match="unknown data-set variant"):
+    with pytest.raises(UserError, match="unknown data-set variant"):  # one line, exit 2
         DataCollect(out=tmp_path / "x", collect=CollectConfig(episodes=1), variant="nope").run()
+    assert not (tmp_path / "x").exists()
