@@ -23,6 +23,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rewardgym.runtime import UserError
+
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
@@ -33,8 +35,11 @@ PIPELINE = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 
 
-class RewrittenTokenizerFolder(ValueError):
-    """A model folder saved before this loader: its weights learned tokens the file does not make."""
+class RewrittenTokenizerFolder(UserError):
+    """A model folder saved before this loader: its weights learned tokens the file does not make.
+
+    A user's mistake to the commands (one line, exit status 2): the folder needs retraining.
+    """
 
 
 def pipeline(tokenizer_json: dict[str, Any]) -> dict[str, Any]:
