@@ -116,6 +116,19 @@ def _parse_json(text: str, source: str, where: str, field_name: str | None = Non
     )
 
 
+def _optional_text(value: Any, source: Any, where: Any, field: str) -> str | None:
+    """``value`` when it is a string or None; a file/row/field error otherwise."""
+    if value is not None and not isinstance(value, str):
+        raise DataValidationError(
+            "must be a string or null",
+            source=source,
+            location=where,
+            field_name=field,
+            value=value,
+        )
+    return value
+
+
 def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
     if not isinstance(raw, dict):
         raise DataValidationError(
@@ -135,15 +148,7 @@ def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
             value=page,
         )
     _utf8(page, source, where, "page")
-    rationale = raw.get("rationale")
-    if rationale is not None and not isinstance(rationale, str):
-        raise DataValidationError(
-            "must be a string or null",
-            source=source,
-            location=where,
-            field_name="rationale",
-            value=rationale,
-        )
+    rationale = _optional_text(raw.get("rationale"), source, where, "rationale")
     if rationale is not None:
         _utf8(rationale, source, where, "rationale")
     timestamp = _finite_seconds(raw.get("timestamp", 0.0), source, where)
@@ -222,15 +227,7 @@ def load_jsonl(path: str | Path) -> Iterator[ShopSession]:
                     field_name="steps",
                     value=steps,
                 )
-            persona = record.get("persona")
-            if persona is not None and not isinstance(persona, str):
-                raise DataValidationError(
-                    "must be a string or null",
-                    source=source,
-                    location=where,
-                    field_name="persona",
-                    value=persona,
-                )
+            persona = _optional_text(record.get("persona"), source, where, "persona")
             yield ShopSession(
                 sid,
                 tuple(_step_from_json(s, source, f"{where} step {i}") for i, s in enumerate(steps)),
@@ -484,15 +481,7 @@ def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] =
                 )
             first_row[user] = f"{source}:{where}"
             if "persona" in answers:
-                text = row["persona"]
-                if text is not None and not isinstance(text, str):
-                    raise DataValidationError(
-                        "must be a string or null",
-                        source=source,
-                        location=where,
-                        field_name="persona",
-                        value=text,
-                    )
+                text = _optional_text(row["persona"], source, where, "persona")
             else:
                 lines = [
                     f"{name}: {shown}"
