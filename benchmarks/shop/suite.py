@@ -44,14 +44,11 @@ from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constraine
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.context import ContextMode
+from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
-
-
-class OutputsNoLongerParse(RuntimeError):
-    """A trained model's outputs do not parse at all: training wrecked it."""
 
 
 @dataclass(frozen=True)
