@@ -63,6 +63,10 @@ PREFLIGHT_ATTEMPTS = 5
 PREFLIGHT_PROMPT = "Reply with the single word: ready"
 _T = TypeVar("_T")
 
+EndpointKind = Literal["chat", "text"]
+"""``chat``: ``/chat/completions`` (the server's chat template frames the prompt); ``text``: the
+raw prompt of ``/completions``."""
+
 
 @dataclass(frozen=True)
 class OpenAIJudgeConfig:
@@ -113,7 +117,7 @@ class OpenAIEndpoint:
         max_retries: int,
         backoff_s: float,
         max_response_bytes: int,
-        kind: Literal["chat", "text"] = "chat",
+        kind: EndpointKind = "chat",
         who: str = "openai judge",
         on_retry: Callable[[], None] | None = None,
     ) -> None:
@@ -355,7 +359,7 @@ class OpenAIJudge(Judge):
         return self.endpoint.body(text, temperature=self.temperature, max_tokens=self.max_tokens)
 
 
-def _completion_text(payload: bytes, kind: Literal["chat", "text"] = "chat") -> str | None:
+def _completion_text(payload: bytes, kind: EndpointKind = "chat") -> str | None:
     """The first choice's text of a completions body (``message.content`` or ``text``), or ``None`` if malformed."""
     try:
         data = json.loads(payload.decode("utf-8"))
@@ -371,6 +375,7 @@ def _completion_text(payload: bytes, kind: Literal["chat", "text"] = "chat") -> 
 
 __all__ = [
     "PREFLIGHT_S",
+    "EndpointKind",
     "JudgeUnavailableError",
     "OpenAIEndpoint",
     "OpenAIJudge",
