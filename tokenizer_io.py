@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rewardgym.runtime import UserError
+from rewardgym.errors import RewrittenTokenizerFolder
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -33,13 +33,6 @@ MARK = "rewardgym-tokenizer.json"
 PIPELINE = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 """The parts of ``tokenizer.json`` that decide which ids a text encodes to."""
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
-
-
-class RewrittenTokenizerFolder(UserError):
-    """A model folder saved before this loader: its weights learned tokens the file does not make.
-
-    A user's mistake to the commands (one line, exit status 2): the folder needs retraining.
-    """
 
 
 def pipeline(tokenizer_json: dict[str, Any]) -> dict[str, Any]:

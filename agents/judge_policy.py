@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.envs import HOUSEHOLD_ID
 from rewardgym.envs.household.v1 import ACTION_NAMES
+from rewardgym.wrappers.coren.config import N_PROMPTS
 
 
 class JudgePolicy:
@@ -28,8 +30,8 @@ class JudgePolicy:
     def __init__(
         self,
         judge: Any,
-        n_prompts: int = 5,
-        env_id: str = "rewardgym/Household-v1",
+        n_prompts: int = N_PROMPTS,
+        env_id: str = HOUSEHOLD_ID,
         action_names: Sequence[str] = ACTION_NAMES,
     ) -> None:
         """Rate with ``judge`` (a ``rewardgym.wrappers.coren`` judge) under ``n_prompts`` prompts."""

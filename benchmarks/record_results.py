@@ -35,9 +35,9 @@ from typing import Annotated, Any
 
 import tyro
 
+from rewardgym.errors import UserError
 from rewardgym.runtime import (
     OWNER_FILE,
-    UserError,
     absolute,
     atomic_output,
     owner,

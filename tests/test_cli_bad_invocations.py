@@ -1,6 +1,6 @@
-"""Bad invocations of ``rewardgym``: one line on stderr, a non-zero exit, never a traceback.
+"""Bad invocations of ``rewardgym``: one line on stderr, exit status 2, never a traceback.
 
-Issue 24 item 8 (and 23 items 4-5). Each row is an argv a careless user types; ``{ds}`` is a
+Issue 24 item 8 (and 23 items 4-5, 30 item 5: at least 20 rows, every command). Each row is an argv a careless user types; ``{ds}`` is a
 small data set, ``{file}`` a file, ``{mine}`` a folder holding the user's own file, ``{empty}``
 an empty folder (the working directory) and ``{new}`` a path that does not exist. Rows run in this process through
 ``rewardgym.cli.main`` (the console script calls it); a few run as real processes to check
@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.cli import main
+from rewardgym.cli import COMMANDS, main
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 
 LABEL = ["label", "coren", "--dataset", "{ds}", "--out", "{new}", "--no-minari"]
 COLLECT = ["data", "collect", "--out", "{new}", "--episodes", "2", "--no-minari"]
 SHOP = ["bench", "shop", "--preset", "tiny", "--out", "{new}"]
 DATA_SHOP = ["data", "shop", "--out", "{new}", "--sessions", "3"]
+UNSET_KEY = "REWARDGYM_TEST_UNSET_KEY"
 
 # (row id, argv, words the one line must contain)
 ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
@@ -62,6 +63,25 @@ ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
     ("collect-variant-bogus", [*COLLECT, "--variant", "bogus"], ("bogus",)),
     ("start-time-nan", [*DATA_SHOP, "--start-time", "nan"], ("nan",)),
     ("products-huge", [*DATA_SHOP, "--products-per-category", "100000000"], ("100000000",)),
+    # Issue 30 item 5: every command, and the mistakes that used to exit 1 or print a traceback.
+    ("data-shop-sessions-negative", [*DATA_SHOP[:-1], "-1"], ("sessions=-1",)),
+    ("data-shop-out-mine", ["data", "shop", "--out", "{mine}"], ("mine", "nothing there")),
+    ("collect-out-file", [*COLLECT[:2], "--out", "{file}"], ("is a file",)),
+    ("collect-episodes-0", [*COLLECT, "--episodes", "0"], ("episodes=0",)),
+    ("label-dataset-a-file", [*LABEL[:2], "--dataset", "{file}", *LABEL[4:]], ("data collect",)),
+    ("label-dataset-mine", [*LABEL[:2], "--dataset", "{mine}", *LABEL[4:]], ("not a rewardgym",)),
+    ("label-out-is-dataset", [*LABEL[:4], "--out", "{ds}"], ("inside or equals",)),
+    (
+        "label-key-unset",
+        [*LABEL, "--judge", "openai:http://127.0.0.1:9/v1", "--openai.api-key-env", UNSET_KEY],
+        (UNSET_KEY, "is not set", "--openai.api-key-env"),
+    ),
+    ("embodied-unknown-preset", ["bench", "embodied", "--preset", "huge"], ("huge", "quick")),
+    ("embodied-out-file", ["bench", "embodied", "--out", "{file}"], ("is a file",)),
+    ("fidelity-unknown-preset", ["bench", "fidelity", "--preset", "bogus"], ("bogus", "tiny")),
+    ("ab-visits-0", ["simulate", "ab", "--out", "{new}", "--visits", "0"], ("visits=0",)),
+    ("demo-out-file", ["demo", "--out", "{file}"], ("is a file",)),
+    ("demo-out-mine", ["demo", "--out", "{mine}"], ("mine", "nothing there")),
 ]
 
 
@@ -100,6 +120,7 @@ def test_a_bad_invocation_prints_one_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(places["empty"])
+    monkeypatch.delenv(UNSET_KEY, raising=False)
     new = tmp_path / "new"
     with pytest.raises(SystemExit) as stop:
         main(_fill(argv, places, new))
@@ -109,6 +130,14 @@ def test_a_bad_invocation_prints_one_line(
         assert word in line, f"{word!r} missing from: {line}"
     assert Path(places["mine"], "notes.txt").read_text() == "keep\n"
     assert not new.exists() and not any(Path(places["empty"]).iterdir())
+
+
+def test_the_table_tries_every_command() -> None:
+    commands = {words: 0 for words in COMMANDS}
+    for _, argv, _ in ROWS:
+        for words in commands:
+            commands[words] += tuple(argv[: len(words)]) == words
+    assert len(ROWS) >= 20 and all(commands.values()), commands
 
 
 def _rewardgym(*args: str) -> list[str]:

@@ -24,6 +24,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, between, check_fields
+from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID
 from rewardgym.envs.household.metrics import EpisodeScore, score_episode, summarize
 
 SPLITS: dict[str, tuple[str, str]] = {
@@ -53,7 +54,7 @@ class BatchPolicy(Protocol):
 class EvalConfig:
     """Which episodes to play (COREN: 25 tasks x 5 held-out instructions per kind)."""
 
-    env_id: str = "rewardgym/Household-v1"
+    env_id: str = HOUSEHOLD_ID
     """The household env: rewardgym/Household-v1 (or -v0)."""
     splits: tuple[str, ...] = TEST_SPLITS
     """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"."""
@@ -71,7 +72,7 @@ class EvalConfig:
     def __post_init__(self) -> None:
         """Reject envs, splits and counts the simulator does not have."""
         check_fields(self)
-        if self.env_id not in ("rewardgym/Household-v1", "rewardgym/Household-v0"):
+        if self.env_id not in (HOUSEHOLD_ID, HOUSEHOLD_V0_ID):
             raise ValueError(
                 f"EvalConfig.env_id={self.env_id!r}: use rewardgym/Household-v1 or "
                 "rewardgym/Household-v0 (an id from a command line is never imported as code)"
@@ -210,7 +211,7 @@ def evaluate_household(
 def measure_latency(
     policy: BatchPolicy,
     *,
-    env_id: str = "rewardgym/Household-v1",
+    env_id: str = HOUSEHOLD_ID,
     steps: int = 100,
     seed: int = 0,
     warmup: int = 3,

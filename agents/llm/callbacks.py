@@ -16,6 +16,8 @@ from typing import Any
 
 from transformers import TrainerCallback
 
+from rewardgym.errors import TrainingDiverged
+
 
 class CompactProgress(TrainerCallback):
     """A tqdm bar over the optimiser steps showing the latest values of ``keys`` (or nothing)."""
@@ -52,10 +54,6 @@ class CompactProgress(TrainerCallback):
         if self.bar is not None:
             self.bar.close()
             self.bar = None
-
-
-class TrainingDiverged(RuntimeError):
-    """A training run's loss became NaN or infinite (the message names the run and the step)."""
 
 
 class LossGuard(TrainerCallback):

@@ -31,6 +31,8 @@ Decoding = Literal["free", "constrained"]
 """Free sampling, or sampling constrained to the page's actions (``SamplingConfig.decoding``)."""
 ModelKind = Literal["scratch", "pretrained"]
 """The default model built here (``scratch``) or a model with pretrained weights."""
+AdvantageMode = Literal["summed", "per-term"]
+"""How GRPO normalises rewards into advantages (``GRPORunConfig.advantages``)."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,7 @@ class GRPORunConfig(PerModelKind):
     """Longest sampled completion in tokens."""
     scale_rewards: Literal["group", "batch", "none"] = "group"
     """How TRL scales advantages: by the group's std (GRPO), the batch's, or not at all."""
-    advantages: Literal["summed", "per-term"] = "summed"
+    advantages: AdvantageMode = "summed"
     """summed: normalise the total reward within each group (GRPO, TRL's default);
     per-term: normalise each reward term within its group, then sum and normalise over the
     batch (GDPO, arXiv 2601.05242; TRL's normalize_then_sum)."""
@@ -275,6 +277,7 @@ class GRPORunConfig(PerModelKind):
 
 
 __all__ = [
+    "AdvantageMode",
     "Decoding",
     "GRPORunConfig",
     "ModelConfig",

@@ -19,7 +19,7 @@ from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
 from rewardgym.envs.shopping.session_log import SessionLog
-from rewardgym.runtime import UserError
+from rewardgym.errors import UserError
 from rewardgym.tokenizer_io import load_saved_tokenizer, mark_tokenizer
 
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
@@ -47,6 +47,7 @@ from rewardgym.envs.shopping.context import approx_token_count
 from rewardgym.progress import progress_bar
 from rewardgym.wrappers.judges.openai import (
     PREFLIGHT_PROMPT,
+    EndpointKind,
     JudgeUnavailableError,
     OpenAIEndpoint,
 )
@@ -63,7 +64,7 @@ class ServedConfig:
 
     api_key_env: str = "OPENAI_API_KEY"
     """Environment variable holding the API key (read at call time, never stored); it must be set. An empty name sends no key (a local server)."""
-    endpoint: Literal["chat", "text"] = "chat"
+    endpoint: EndpointKind = "chat"
     """chat: the prompt is the user message of /chat/completions (the server's chat template frames it); text: the raw prompt of /completions."""
     concurrency: Annotated[int, AT_LEAST_1] = 8
     """Requests in flight at once (1 or more)."""

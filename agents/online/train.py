@@ -21,6 +21,7 @@ import numpy as np
 from rewardgym.agents.online.observation import EmbeddingObservation
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
 from rewardgym.embeddings import CachedEmbedder
+from rewardgym.envs import HOUSEHOLD_ID
 
 ONLINE_ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
 REWARDS: tuple[str, ...] = ("sparse", "coren", "oracle")
@@ -30,7 +31,7 @@ REWARDS: tuple[str, ...] = ("sparse", "coren", "oracle")
 class OnlineConfig:
     """One online training run (SB3 defaults except where noted)."""
 
-    env_id: str = "rewardgym/Household-v1"
+    env_id: str = HOUSEHOLD_ID
     """Registered id: rewardgym/Household-v1 (or -v0) or a rewardgym/BabyAI-*-Text-v0 level."""
     algorithm: str = "ppo"
     """"ppo" or "dqn" (Stable-Baselines3)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Literal
 
 import tyro
 
@@ -24,6 +24,7 @@ from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, between, check_fields
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.variants import SUITE_VARIANT, variant_config
+from rewardgym.wrappers.coren.config import N_PROMPTS
 from rewardgym.wrappers.judges.factory import check_judge_spec
 
 COREN_SCHEMES: dict[str, str] = {
@@ -190,7 +191,7 @@ class EmbodiedBenchConfig:
     judge: str = "embedding"
     """Judge of the COREN labelling: embedding, embedding:hashing, hf:smollm2-135m, hf:PATH (a
     local model folder) or openai:URL (an OpenAI-compatible server)."""
-    n_prompts: Annotated[int, AT_LEAST_1] = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = N_PROMPTS
     """Prompts per judge question (COREN: 5)."""
     quality_judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
     """Judges of the judges table, each probed on held-out abstract instructions (the
@@ -358,6 +359,9 @@ TUNED_SOURCE = (
 
 _TUNED = {"tuned": TUNED, "tuned_source": TUNED_SOURCE}
 
+PresetName = Literal["demo", "quick", "full", "paper"]
+"""The names of :data:`PRESETS`, as a ``Literal`` for tyro's choices (a test keeps both equal)."""
+
 PRESETS: dict[str, EmbodiedBenchConfig] = {
     "demo": EmbodiedBenchConfig(
         name="demo",
@@ -416,6 +420,7 @@ __all__ = [
     "TUNE_COMMAND",
     "TUNE_STAGE2_COMMAND",
     "EmbodiedBenchConfig",
+    "PresetName",
     "Row",
     "TuneGrid",
     "Tuned",

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 import tyro
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
+from rewardgym.wrappers.coren.config import N_PROMPTS
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Config:
     """Probe states of every judge but the hf ones."""
     hf_states: Annotated[int, NON_NEGATIVE] = 24
     """Probe states of hf judges (each state rates every action with every prompt)."""
-    n_prompts: Annotated[int, AT_LEAST_1] = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = N_PROMPTS
     """Prompts per judge (COREN: 5)."""
     seed: Annotated[int, SEED] = 0
     """Seed of the episodes and of the state sample."""

@@ -29,7 +29,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import tyro
 
@@ -39,6 +39,7 @@ from rewardgym.benchmarks.embodied.config import (
     COREN_SCHEMES,
     PRESETS,
     EmbodiedBenchConfig,
+    PresetName,
     Row,
     Tuned,
 )
@@ -382,7 +383,7 @@ class BenchEmbodied:
     """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
-    preset: Literal["demo", "quick", "full", "paper"] = "demo"
+    preset: PresetName = "demo"
     """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
     CQL on a small data set; docs/results/embodied-demo.md), quick (the reference rows, COREN
     and two ablations, 3 seeds; docs/results/embodied-quick.md),

@@ -19,6 +19,7 @@ import gymnasium as gym
 import tyro
 
 from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
+from rewardgym.envs import HOUSEHOLD_V0_ID, babyai_text_id
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,13 @@ def run(args: Config) -> dict[str, Any]:
     import rewardgym  # noqa: F401  (registers the rewardgym ids)
     from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 
-    household = steps_per_second("rewardgym/Household-v0", args.household_steps, args.seed)
+    household = steps_per_second(HOUSEHOLD_V0_ID, args.household_steps, args.seed)
     babyai = steps_per_second("BabyAI-GoToLocal-v0", args.babyai_steps, args.seed)
-    babyai_text = steps_per_second(
-        "rewardgym/BabyAI-GoToLocal-Text-v0", args.babyai_steps, args.seed
-    )
+    babyai_text = steps_per_second(babyai_text_id("GoToLocal"), args.babyai_steps, args.seed)
     print(f"{'env':38s} {'steps/s':>10s}")
-    print(f"{'rewardgym/Household-v0':38s} {household:10,.0f}")
+    print(f"{HOUSEHOLD_V0_ID:38s} {household:10,.0f}")
     print(f"{'BabyAI-GoToLocal-v0 (minigrid)':38s} {babyai:10,.0f}")
-    print(f"{'rewardgym/BabyAI-GoToLocal-Text-v0':38s} {babyai_text:10,.0f}")
+    print(f"{babyai_text_id('GoToLocal'):38s} {babyai_text:10,.0f}")
     print(
         f"Household / BabyAI-GoToLocal: {household / babyai:.1f}x "
         f"(text version: {household / babyai_text:.1f}x; target >= 5x)"

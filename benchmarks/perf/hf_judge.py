@@ -20,8 +20,10 @@ from typing import Annotated, Literal
 import tyro
 
 from rewardgym.bounds import AT_LEAST_1, POSITIVE, check_fields
+from rewardgym.envs import HOUSEHOLD_ID
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 from rewardgym.wrappers.coren import CorenConfig
+from rewardgym.wrappers.coren.config import N_PROMPTS
 from rewardgym.wrappers.coren.grounding import episode_transitions
 from rewardgym.wrappers.coren.labelling import judge_dataset
 from rewardgym.wrappers.judges import JudgeRequest, Transition
@@ -36,7 +38,7 @@ class Config:
 
     model: str = "smollm2-135m"
     """The judge's model: a name of rewardgym.pretrained or a local folder."""
-    env: str = "rewardgym/Household-v1"
+    env: str = HOUSEHOLD_ID
     """Household env whose observations are rated."""
     episodes: Annotated[int, AT_LEAST_1] = 4
     """Episodes collected (seed 0); their observations are rated and their steps labelled."""
@@ -44,7 +46,7 @@ class Config:
     """Observations at which every action is rated by both judges."""
     plain_actions: Annotated[int, AT_LEAST_1] = 12
     """Actions per observation that the plain judge rates too (it is slow; same subset for both)."""
-    n_prompts: Annotated[int, AT_LEAST_1] = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = N_PROMPTS
     """Prompts of the ensemble."""
     budget_s: Annotated[float, POSITIVE] = 240.0
     """A labelling budget in seconds (the quick preset's hf share): steps that fit are printed."""

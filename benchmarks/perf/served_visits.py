@@ -34,13 +34,10 @@ from rewardgym.agents.simulation import LLMSimPolicy, ShopperPolicy, SimulationC
 from rewardgym.benchmarks.perf.learned_visits import Counted
 from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 from rewardgym.envs.shopping.synthetic.variants import store_variant
+from rewardgym.errors import ServerUnavailable
 
 START_TIMEOUT_S = 180.0
 """Seconds a local ``transformers serve`` may take to answer ``/health``."""
-
-
-class ServerUnavailable(RuntimeError):
-    """A local ``transformers serve`` could not start (extra missing, died, never healthy)."""
 
 
 @contextlib.contextmanager

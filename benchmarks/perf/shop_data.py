@@ -23,6 +23,7 @@ import tyro
 
 import rewardgym  # noqa: F401
 from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
+from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.session_log import SessionLog
 
 
@@ -84,7 +85,7 @@ def run(cfg: Config) -> None:
         per = (time.perf_counter() - start) / cfg.lookups
         print(f"random access: {per * 1e6:.1f} us per SessionLog.step over {cfg.lookups:,} reads")
 
-    env = gym.make("rewardgym/ShopSession-v0")
+    env = gym.make(SHOP_SESSION_ID)
     env.reset(seed=cfg.seed)
     start, steps, resets = time.perf_counter(), 0, 1
     while steps < cfg.env_steps:

@@ -20,6 +20,7 @@ import numpy as np
 import tyro
 
 from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
+from rewardgym.envs import HOUSEHOLD_ID, SHOP_SESSION_ID
 
 SHOP_ANSWER = (
     '{"rationale": "I look at the results.", "action": {"type": "click", "name": "search"}}'
@@ -31,7 +32,7 @@ SHOP_ANSWER = (
 class Config:
     """Benchmark budget; every field is a command-line option of the same name."""
 
-    env_ids: tuple[str, ...] = ("rewardgym/ShopSession-v0", "rewardgym/Household-v1")
+    env_ids: tuple[str, ...] = (SHOP_SESSION_ID, HOUSEHOLD_ID)
     """Registered ids to time (a shop id and a household id by default)."""
     num_envs: Annotated[int, AT_LEAST_1] = 4
     """Sub-envs per vector env (and single envs in the loop)."""

@@ -47,6 +47,9 @@ OUTPUT_KIND = "bench-shop-breakdown"
 FAMILIES = ("filter", "option", "category", "sort")
 """Element name prefixes that count as one kind each (``option_color_white`` is ``option_*``)."""
 
+PROG = "python -m rewardgym.benchmarks.shop.breakdown"
+"""How this script names itself in --help and in the one line of a refusal."""
+
 
 def target_kind(action: ShopAction) -> str:
     """The kind of an action's target: the type for non-clicks, else the element's name shape."""
@@ -222,11 +225,11 @@ def _meta(saved: Mapping[str, Any], started: float) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse arguments, score the models and the lookup by target kind, print the table."""
-    args = parse_args("shop_breakdown", Config, argv, __doc__)
+    args = parse_args(PROG, Config, argv, __doc__)
     try:
         result = run_breakdown(args)
     except SCRIPT_ERRORS as err:  # a user's mistake: one line, before any work
-        refuse("shop_breakdown", err)
+        refuse(PROG, err)
     print(result["markdown"])
 
 

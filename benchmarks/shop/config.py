@@ -32,6 +32,7 @@ SHARE = Range(gt=0, lt=1, what="a share")
 """A share of the training sessions strictly between none and all."""
 
 PresetName = Literal["demo", "tiny", "quick", "cpu", "smol", "paper"]
+"""The names of :data:`PRESETS`, as a ``Literal`` for tyro's choices (a test keeps both equal)."""
 
 
 CONSTRAINED_SUFFIX = "/constrained"

@@ -32,26 +32,24 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
-from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
+from rewardgym.agents.llm.config import AdvantageMode, Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.context import ContextMode
+from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
+from rewardgym.wrappers.self_certainty import CertaintyKind
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
-
-
-class OutputsNoLongerParse(RuntimeError):
-    """A trained model's outputs do not parse at all: training wrecked it."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +67,8 @@ class Method:
     """Evaluation temperature; None: the one chosen on the validation split."""
     main: bool = False
     """A main row: every training seed, every main test session."""
-    advantages: Literal["summed", "per-term"] = "summed"
-    certainty: Literal["paper", "kang"] = "paper"
+    advantages: AdvantageMode = "summed"
+    certainty: CertaintyKind = "paper"
     persona: bool = False
     """Prompts open with the shopper's persona (its own SFT cold start)."""
 

@@ -54,6 +54,9 @@ from rewardgym.runtime import (
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
 
+PROG = "python -m rewardgym.benchmarks.shop.sweep"
+"""How this script names itself in --help and in the one line of a refusal."""
+
 CANDIDATES: dict[str, dict[str, object]] = {
     "baseline": {},
     "element-ids": {"prompt.element_ids": True},
@@ -551,12 +554,12 @@ class Config:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse arguments, run the sweep and print its table."""
-    args = parse_args("shop_sweep", Config, argv, __doc__)
+    args = parse_args(PROG, Config, argv, __doc__)
     start = time.perf_counter()
     try:
         results = run_sweep(args)
     except SCRIPT_ERRORS as err:  # a user's mistake: one line, before any work
-        refuse("shop_sweep", err)
+        refuse(PROG, err)
     print(results["markdown"])
     print(
         f"shop sweep ({args.preset}): {time.perf_counter() - start:.0f} s; results in {args.out}/"

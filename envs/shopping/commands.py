@@ -11,7 +11,7 @@ from typing import Annotated
 import tyro
 
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
-from rewardgym.runtime import UserError
+from rewardgym.errors import UserError
 
 
 @dataclass(frozen=True)

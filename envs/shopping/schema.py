@@ -7,51 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from rewardgym.envs.shopping.canonical import same_text
+from rewardgym.errors import DataValidationError
 
 ActionType = Literal["click", "type_and_submit", "terminate"]
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 
 _SPACES = re.compile(r"\s+")
-_UNSET: Any = object()
-
-
-class DataValidationError(ValueError):
-    """A record of a data file broke the schema; the message names file, line or row, field, value."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        source: str | None = None,
-        location: str | None = None,
-        field_name: str | None = None,
-        value: Any = _UNSET,
-    ) -> None:
-        parts = [p for p in (source, location) if p]
-        where = ":".join(parts)
-        detail = f" field {field_name!r}" if field_name else ""
-        shown = ""
-        if value is not _UNSET:
-            shown = _short_repr(value)
-            shown = f" (got {shown})"
-        super().__init__(f"{where}{detail}: {message}{shown}" if where or detail else message)
-        self.source = source
-        self.location = location
-        self.field_name = field_name
-        self.value = None if value is _UNSET else value
-
-
-def _short_repr(value: Any) -> str:
-    """``repr(value)`` cut to 80 characters, without building the whole text of a huge value."""
-    if isinstance(value, str | bytes) and len(value) > 80:
-        value = value[:80]
-    elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
-        return f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
-    try:
-        shown = repr(value)
-    except (ValueError, RecursionError):
-        shown = f"<a {type(value).__name__} too large or deep to show>"
-    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 def normalize_text(value: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 
 from rewardgym.envs.shopping.schema import DataValidationError, ShopAction, ShopSession, ShopStep
+from rewardgym.errors import SessionLogError
 from rewardgym.runtime import absolute, atomic_output
 
 STEPS_FILE = "steps.arrow"
@@ -166,10 +167,6 @@ def fill_session_log(
         writer.write_table(index)
     size = sum(f.stat().st_size for f in directory.iterdir())
     return SessionLogSummary(directory, len(ids), rows, size)
-
-
-class SessionLogError(ValueError):
-    """A session-log directory whose files are missing, unreadable or inconsistent; names the path."""
 
 
 def _map_table(path: Path) -> pa.Table:

@@ -15,7 +15,7 @@ from rewardgym.envs.registration import make_registered
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset, schema_from_space
 from rewardgym.envs.trajectories.episode import Episode
-from rewardgym.runtime import UserError
+from rewardgym.errors import UserError
 
 
 def episode_seeds(seed: int, episodes: int) -> list[int]:

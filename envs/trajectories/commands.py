@@ -40,7 +40,8 @@ class DataCollect:
 
         from rewardgym.envs.trajectories.collect import collect_dataset
         from rewardgym.envs.trajectories.dataset import DATASET_KIND
-        from rewardgym.runtime import UserError, atomic_output, prepare_output
+        from rewardgym.errors import UserError
+        from rewardgym.runtime import atomic_output, prepare_output
 
         config = self.collect
         if self.variant is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, PROBABILITY, SEED, check_fields
+from rewardgym.envs import BABYAI_TEXT_LEVELS, HOUSEHOLD_ID, HOUSEHOLD_V0_ID, babyai_text_id
 
 HOUSEHOLD_DEFAULT_EPISODES = 8000
 RANDOM_ACTION_MODES: tuple[str, ...] = ("mixed", "executable", "uniform")
@@ -33,14 +34,11 @@ _TURN_ONE = Collector(expert="replan", noise=0.6, sibling_fraction=0.0)
 one with probability 0.6; Household-v0's documented figures and the BabyAI levels use it."""
 
 DEFAULT_COLLECTORS: dict[str, Collector] = {
-    "rewardgym/Household-v1": Collector(
+    HOUSEHOLD_ID: Collector(
         expert="script", noise=0.15, sibling_fraction=0.5, experts=("script", "replan")
     ),
-    "rewardgym/Household-v0": _TURN_ONE,
-    **{
-        f"rewardgym/BabyAI-{level}-Text-v0": _TURN_ONE
-        for level in ("GoToLocal", "PickupLoc", "PutNextLocal")
-    },
+    HOUSEHOLD_V0_ID: _TURN_ONE,
+    **{babyai_text_id(level): _TURN_ONE for level in BABYAI_TEXT_LEVELS},
 }
 """Each collectable env id's default collector. Household-v1: COREN's (fixed scripts, 15% noise,
 half sibling demonstrations; ``bench embodied`` and ``docs/embodied.md``); Household-v0 and
@@ -72,7 +70,7 @@ class CollectConfig:
     made with. ``env`` must be an id of that table (rewardgym's collectable envs).
     """
 
-    env: str = "rewardgym/Household-v1"
+    env: str = HOUSEHOLD_ID
     """Env to collect: rewardgym/Household-v1, rewardgym/Household-v0 or a
     rewardgym/BabyAI-*-Text-v0 level; its own default collector applies (see expert, noise)."""
     episodes: Annotated[int, AT_LEAST_1] = HOUSEHOLD_DEFAULT_EPISODES

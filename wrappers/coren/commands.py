@@ -30,19 +30,20 @@ class LabelCoren:
 
         OUT is checked before the first judge call (new, empty, or with --overwrite a data set
         rewardgym wrote, and never inside DATASET; anything else is refused in one line, exit
-        status 2, and left untouched) and appears only once complete. A run whose judge calls
-        all fail, or whose key variable is unset, stops with
-        a non-zero exit status and writes nothing.
+        status 2, and left untouched) and appears only once complete. A key variable that is
+        unset is refused the same way; a run whose judge never answers, or whose judge calls
+        all fail, stops with a :class:`~rewardgym.errors.LabellingError` (one line, exit
+        status 1) and writes nothing.
         """
         from rich.console import Console
 
-        from rewardgym.wrappers.coren.labelling import LabellingError, label_dataset
-        from rewardgym.wrappers.judges.openai import JudgeUnavailableError
+        from rewardgym.errors import JudgeUnavailableError, LabellingError
+        from rewardgym.wrappers.coren.labelling import label_dataset
 
         try:
             report = label_dataset(self.dataset, self.out, self.label)
         except (LabellingError, JudgeUnavailableError) as err:
-            raise SystemExit(f"rewardgym label coren stopped, nothing written: {err}") from err
+            raise LabellingError(f"stopped, nothing written: {err}") from err
         Console().print(report.summary(), markup=False, highlight=False)
 
 

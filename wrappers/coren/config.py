@@ -8,6 +8,11 @@ from typing import Annotated, Literal
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, Range, between, check_fields
 
+N_PROMPTS = 5
+"""COREN's ensemble: 1 naive, 3 in-context and 1 chain-of-thought prompt (arXiv 2411.17135, N = 5).
+
+The one default of every ``n_prompts`` in rewardgym (configs, judges, benchmarks)."""
+
 # The three consistency terms, in the order the orchestrator's weights use.
 TERMS: tuple[str, ...] = ("C", "S", "T")
 
@@ -36,7 +41,7 @@ class CorenConfig:
     horizon H times the rubric maximum K = 2, matches the success flag.
     """
 
-    n_prompts: Annotated[int, AT_LEAST_1] = 5
+    n_prompts: Annotated[int, AT_LEAST_1] = N_PROMPTS
     """How many prompt templates to use (1 or more), taken in order from the prompt directory (paper: 5)."""
     similarity_threshold: Annotated[float, between(-1, 1)] = 0.5
     """Structural gate: least cosine similarity (-1 to 1) of a prompt's answer to the reference (paper: 0.5)."""
@@ -128,4 +133,4 @@ class CorenConfig:
         return self.ablation not in ("average", "majority", "single") and len(self.terms) > 1
 
 
-__all__ = ["ABLATIONS", "TERMS", "CorenConfig"]
+__all__ = ["ABLATIONS", "N_PROMPTS", "TERMS", "CorenConfig"]

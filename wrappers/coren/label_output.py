@@ -15,6 +15,7 @@ import numpy as np
 
 from rewardgym.bounds import strict_json, undefined_as_null
 from rewardgym.envs.trajectories.dataset import DATASET_KIND
+from rewardgym.errors import LabellingError
 from rewardgym.runtime import (
     UserError,
     absolute,
@@ -113,10 +114,6 @@ def check_paths(dataset: Path, out: Path) -> None:
             f"--out {out} lies inside or equals the input data set {dataset}; COREN never "
             "modifies its input, so write the relabelled data set elsewhere"
         )
-
-
-class LabellingError(RuntimeError):
-    """A labelling run that cannot give a meaningful data set, stopped before writing one."""
 
 
 def check_judged(judged: JudgedDataset, judge: Judge) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.errors import NotACacheError
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest, freeze_inputs
 from rewardgym.wrappers.judges.prompts import Prompt
 
@@ -36,10 +37,6 @@ APPLICATION_ID = 0x52474A43
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _TABLE_SQL = "CREATE TABLE answers (key TEXT PRIMARY KEY, answer TEXT)"
 _LEGACY_SCHEMA = {("table", "answers", _TABLE_SQL), ("index", "sqlite_autoindex_answers_1", None)}
-
-
-class NotACacheError(FileExistsError, RuntimeError):
-    """A cache path holds a file that rewardgym did not create as a judge cache; it is left untouched."""
 
 
 def is_cache_file(path: str | Path) -> bool:

@@ -30,7 +30,8 @@ within about :data:`PREFLIGHT_S` seconds, naming the reason.
 
 The API key is read from the environment variable ``api_key_env`` at call time and never
 stored in the judge's identity, logged or put in an error message. A variable that is unset
-is an error at construction; an empty ``api_key_env`` sends no key (a local server).
+is a user's mistake at construction (:class:`~rewardgym.errors.ApiKeyNotSet`); an empty
+``api_key_env`` sends no key (a local server).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import httpx
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
+from rewardgym.errors import ApiKeyNotSet, JudgeUnavailableError
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 from rewardgym.wrappers.judges.cache import storable_text
 
@@ -61,9 +63,9 @@ PREFLIGHT_ATTEMPTS = 5
 PREFLIGHT_PROMPT = "Reply with the single word: ready"
 _T = TypeVar("_T")
 
-
-class JudgeUnavailableError(RuntimeError):
-    """The judge cannot answer at all (refused key, unset key variable, dead server)."""
+EndpointKind = Literal["chat", "text"]
+"""``chat``: ``/chat/completions`` (the server's chat template frames the prompt); ``text``: the
+raw prompt of ``/completions``."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class OpenAIEndpoint:
         max_retries: int,
         backoff_s: float,
         max_response_bytes: int,
-        kind: Literal["chat", "text"] = "chat",
+        kind: EndpointKind = "chat",
         who: str = "openai judge",
         on_retry: Callable[[], None] | None = None,
     ) -> None:
@@ -132,7 +134,7 @@ class OpenAIEndpoint:
                 f"{max_response_bytes}"
             )
         if api_key_env and not os.environ.get(api_key_env):
-            raise JudgeUnavailableError(
+            raise ApiKeyNotSet(
                 f"{who}: the API key variable {api_key_env} is not set; export it, "
                 "or set api_key_env='' (CLI: --openai.api-key-env '') for a server without keys"
             )
@@ -357,7 +359,7 @@ class OpenAIJudge(Judge):
         return self.endpoint.body(text, temperature=self.temperature, max_tokens=self.max_tokens)
 
 
-def _completion_text(payload: bytes, kind: Literal["chat", "text"] = "chat") -> str | None:
+def _completion_text(payload: bytes, kind: EndpointKind = "chat") -> str | None:
     """The first choice's text of a completions body (``message.content`` or ``text``), or ``None`` if malformed."""
     try:
         data = json.loads(payload.decode("utf-8"))
@@ -373,6 +375,7 @@ def _completion_text(payload: bytes, kind: Literal["chat", "text"] = "chat") -> 
 
 __all__ = [
     "PREFLIGHT_S",
+    "EndpointKind",
     "JudgeUnavailableError",
     "OpenAIEndpoint",
     "OpenAIJudge",

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from rewardgym.wrappers.coren.config import N_PROMPTS
+
 # The rubric of COREN (arXiv 2411.17135, Sec. 3): integer ratings and what each one means.
 RUBRIC: dict[int, str] = {
     2: "the next correct action",
@@ -175,7 +177,9 @@ def default_prompt_dir() -> Path:
     return Path(str(resources.files("rewardgym.wrappers.judges") / "prompts"))
 
 
-def load_prompts(n_prompts: int = 5, directory: str | Path | None = None) -> tuple[Prompt, ...]:
+def load_prompts(
+    n_prompts: int = N_PROMPTS, directory: str | Path | None = None
+) -> tuple[Prompt, ...]:
     """The first ``n_prompts`` prompt files (``*.txt``, sorted by name) of ``directory``."""
     folder = Path(directory) if directory is not None else default_prompt_dir()
     files = sorted(folder.glob("*.txt"))

@@ -41,7 +41,7 @@ import numpy as np
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.wrappers.coren import consistency
-from rewardgym.wrappers.coren.config import CorenConfig
+from rewardgym.wrappers.coren.config import N_PROMPTS, CorenConfig
 from rewardgym.wrappers.coren.ensemble import Ensemble
 from rewardgym.wrappers.coren.grounding import episode_transitions
 from rewardgym.wrappers.judges.base import Judge, Transition, parse_rating
@@ -283,7 +283,7 @@ def probe_judge(
     data: TrajectoryDataset,
     *,
     max_states: int,
-    n_prompts: int = 5,
+    n_prompts: int = N_PROMPTS,
     seed: int = 0,
 ) -> JudgeQuality:
     """The ``judges`` row of ``judge`` rated at up to ``max_states`` states of ``data`` alone.
@@ -331,7 +331,7 @@ def probe_judges(
     *,
     states: int,
     hf_states: int,
-    n_prompts: int = 5,
+    n_prompts: int = N_PROMPTS,
     seed: int = 0,
 ) -> dict[str, dict[str, Any]]:
     """``probe_judge`` of every judge spec on ``data`` (``hf:`` judges at ``hf_states`` states).

@@ -454,7 +454,8 @@ def test_cli_exits_non_zero_when_the_key_variable_is_unset(
     monkeypatch.delenv("COREN_UNSET_KEY", raising=False)
     server = chat_server(lambda prompt: None)
     stop = _label_cli(small_source, tmp_path / "out", server.url, key_env="COREN_UNSET_KEY")
-    assert stop is not None and "COREN_UNSET_KEY is not set" in str(stop.code)
+    assert stop is not None and stop.code == 2  # the user's mistake: one line, exit status 2
+    assert "COREN_UNSET_KEY is not set" in str(stop)
     assert server.seen.requests == 0 and not (tmp_path / "out").exists()
     # An empty variable name is the explicit way to talk to a server that needs no key.
     assert _label_cli(small_source, tmp_path / "keyless", server.url, key_env="") is None
