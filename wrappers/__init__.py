@@ -1,7 +1,9 @@
 """Reward wrappers: Shop-R1's hybrid reward, binary exact match, COREN, the oracle, and their maths.
 
 Every wrapper here subclasses ``gym.Wrapper`` (its reward depends on the action) and puts each
-reward term into ``info["reward_terms"]``; the maths live in pure functions next to it.
+reward term into ``info["reward_terms"]``; the maths live in pure functions next to it. A named
+Shop-R1 reward (``full``, an ablation, ``binary``, ...) is a config of ``ShopR1Reward`` chosen by
+name with :func:`reward_config`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rewardgym.wrappers.shop_r1 import (
     ShopR1Reward,
     action_reward,
     format_reward,
+    reward_config,
     shop_r1_reward,
 )
 
@@ -33,6 +36,7 @@ __all__ = [
     "binary_match_reward",
     "format_reward",
     "rationale_char_span",
+    "reward_config",
     "rouge_l",
     "self_certainty",
     "shop_r1_reward",

@@ -27,13 +27,18 @@ a threshold"; the issue specifies "when it reaches the threshold", which is the 
 test allows :data:`THRESHOLD_TOLERANCE` (1e-12) of rounding: a 3-token prediction inside a
 5-token reference has F = 2 * 1 * 0.6 / 1.6 = 0.75 exactly, but 0.7499999999999999 in floats.
 
-The paper's ablations are one config each (:meth:`ShopR1Config.ablation`): ``no-format``
-(``format_weight = 0``), ``no-rationale`` (``alpha = 0``), ``no-dars`` (``dars = 1``: the
-difficulty-aware scaling is removed, so the ROUGE terms it scales, click name and typed text,
-get weight 1, while the 0.1 name-ROUGE weight of ``type_and_submit`` stays as it is), and
-``binary-action`` (``v(a)`` = 1 on an exact match, else 0, booked under ``type`` with
-``attribute = value = 0`` so the sum above always holds). :meth:`ShopR1Config.binary_baseline`
-is the paper's "RL (binary)" reward: the exact-match term alone.
+Every named reward is a config of this one reward, chosen by name from one registry,
+:data:`REWARDS` (:func:`reward_config`; an unknown name is refused with the list): ``full``
+(the paper's weights), the paper's ablations ``no-format`` (``format_weight = 0``),
+``no-rationale`` (``alpha = 0``), ``no-dars`` (``dars = 1``: the difficulty-aware scaling is
+removed, so the ROUGE terms it scales, click name and typed text, get weight 1, while the 0.1
+name-ROUGE weight of ``type_and_submit`` stays as it is) and ``binary-action`` (``v(a)`` = 1 on
+an exact match, else 0, booked under ``type`` with ``attribute = value = 0`` so the sum above
+always holds); ``kang`` (Kang et al.'s self-certainty), and ``binary``, the paper's
+"RL (binary)" reward: the exact-match term alone
+(:class:`~rewardgym.wrappers.BinaryMatchReward` is ``ShopR1Reward`` at that config). Each
+changes the fields it names on a base config (the paper's by default), so a weight set on the
+base, say ``dars``, carries into every variant that leaves it alone.
 
 Bounds: every term is ``>= 0`` and ``total <= ShopR1Config.max_reward()``: per-token
 certainties handed in precomputed are refused (``ValueError``) when negative, non-finite or
@@ -70,6 +75,7 @@ THRESHOLD_TOLERANCE = 1e-12
 
 AblationName = Literal["full", "no-format", "no-rationale", "no-dars", "binary-action"]
 ABLATIONS: tuple[str, ...] = get_args(AblationName)
+"""The paper's ablations (Shop-R1, Table 4): the names of :data:`REWARDS` that remove a term."""
 FormatRule = Literal["strict", "lenient"]
 FORMAT_RULES: tuple[str, ...] = get_args(FormatRule)
 
@@ -83,31 +89,31 @@ class ShopR1Config:
     """
 
     format_weight: Annotated[float, NON_NEGATIVE] = 0.5
-    """Paid when the output is one JSON object with ``rationale`` and ``action`` (paper: 0.5)."""
+    """Paid when the output is one JSON object with a rationale and an action (paper: 0.5)."""
     format_rule: FormatRule = "strict"
-    """``strict``: a string rationale and an action of a valid type; ``lenient``: both keys."""
+    """strict: a string rationale and an action of a valid type; lenient: both keys present."""
     alpha: Annotated[float, NON_NEGATIVE] = 0.005
     """Weight of the rationale's self-certainty (paper: alpha = 0.005)."""
     self_certainty_kind: CertaintyKind = "paper"
-    """``paper`` = Eq. 3, mean KL(p||U)/|V|; ``kang`` = mean KL(U||p) (Kang et al. 2502.18581)."""
+    """paper: Eq. 3, mean KL(p||U)/|V|; kang: mean KL(U||p) (Kang et al., arXiv 2502.18581)."""
     type_weight: Annotated[float, NON_NEGATIVE] = 0.3
     """Paid when the predicted action type equals the human's (paper: 0.3)."""
     click_name_bonus: Annotated[float, NON_NEGATIVE] = 0.2
-    """``click``: paid when the predicted element name is non-blank (paper: 0.2)."""
+    """click: paid when the predicted element name is non-blank (paper: 0.2)."""
     submit_name_bonus: Annotated[float, NON_NEGATIVE] = 0.1
-    """``type_and_submit``: paid when the predicted element name is non-blank (paper: 0.1)."""
+    """type_and_submit: paid when the predicted element name is non-blank (paper: 0.1)."""
     submit_text_bonus: Annotated[float, NON_NEGATIVE] = 0.1
-    """``type_and_submit``: paid when the predicted text is non-blank (paper: 0.1)."""
+    """type_and_submit: paid when the predicted text is non-blank (paper: 0.1)."""
     submit_name_rouge_weight: Annotated[float, NON_NEGATIVE] = 0.1
-    """``type_and_submit``: weight of the name's thresholded ROUGE-L (paper: 0.1)."""
+    """type_and_submit: weight of the name's thresholded ROUGE-L (paper: 0.1)."""
     dars: Annotated[float, NON_NEGATIVE] = 1000.0
     """Difficulty-aware reward scaling: weight of the click name's and the typed text's ROUGE-L."""
     rouge_threshold: Annotated[float, PROBABILITY] = 0.75
-    """A ROUGE-L score counts (at its raw value) only when ``>=`` this (paper: 0.75)."""
+    """A ROUGE-L score counts (at its raw value) only when at least this (paper: 0.75)."""
     binary_action: bool = False
-    """Replace the hierarchical v(a) with ``binary_action_weight`` on an exact match, else 0."""
+    """Replace the hierarchical v(a) with binary_action_weight on an exact match, else 0."""
     binary_action_weight: Annotated[float, NON_NEGATIVE] = 1.0
-    """The exact-match reward when ``binary_action`` is set (paper's binary baseline: 1)."""
+    """The exact-match reward when binary_action is set (paper's binary baseline: 1)."""
 
     def __post_init__(self) -> None:
         """Refuse weights that are negative or not finite, a threshold outside [0, 1], unknown names."""
@@ -124,23 +130,16 @@ class ShopR1Config:
 
     @classmethod
     def ablation(cls, name: AblationName, base: ShopR1Config | None = None) -> ShopR1Config:
-        """The paper's ablation ``name`` (one of :data:`ABLATIONS`) applied to ``base`` (defaults)."""
-        base = base if base is not None else cls()
-        changes: dict[str, dict[str, Any]] = {
-            "full": {},
-            "no-format": {"format_weight": 0.0},
-            "no-rationale": {"alpha": 0.0},
-            "no-dars": {"dars": 1.0},
-            "binary-action": {"binary_action": True},
-        }
-        if name not in changes:
-            raise ValueError(f"unknown Shop-R1 ablation {name!r}; expected one of {ABLATIONS}")
-        return dataclasses.replace(base, **changes[name])
+        """The paper's ablation ``name`` (one of :data:`ABLATIONS`) applied to ``base`` (defaults).
+
+        A name of the one registry, :data:`REWARDS`: ``reward_config(name, base)``.
+        """
+        return reward_config(name, base)
 
     @classmethod
     def binary_baseline(cls) -> ShopR1Config:
         """The paper's "RL (binary)" reward: 1 for an exact match, nothing for format or rationale."""
-        return cls(format_weight=0.0, alpha=0.0, binary_action=True)
+        return reward_config("binary")
 
     def max_action_reward(self) -> float:
         """The largest v(a) this config can pay."""
@@ -163,6 +162,33 @@ class ShopR1Config:
 
 
 DEFAULT_CONFIG = ShopR1Config()
+
+REWARDS: dict[str, Mapping[str, Any]] = {
+    "full": {},
+    "no-format": {"format_weight": 0.0},
+    "no-rationale": {"alpha": 0.0},
+    "no-dars": {"dars": 1.0},
+    "binary-action": {"binary_action": True},
+    "kang": {"self_certainty_kind": "kang"},
+    "binary": {"format_weight": 0.0, "alpha": 0.0, "binary_action": True},
+}
+"""The named Shop-R1 rewards, each the fields it changes on a base config (module docstring):
+the one registry a reward is chosen from by name (:func:`reward_config`)."""
+
+
+def reward_config(name: str, base: ShopR1Config | None = None) -> ShopR1Config:
+    """The registered reward ``name`` (a key of :data:`REWARDS`) as a config: ``base`` (default:
+    the paper's weights) with the fields that name changes.
+
+    An unknown name raises ``ValueError`` listing every registered name.
+    """
+    if name not in REWARDS:
+        raise ValueError(
+            f"unknown Shop-R1 reward {name!r}: the registered rewards are "
+            f"{', '.join(REWARDS)} (rewardgym.wrappers.shop_r1.REWARDS); pick one of them, or "
+            "build a ShopR1Config with the weights you want"
+        )
+    return dataclasses.replace(base if base is not None else DEFAULT_CONFIG, **REWARDS[name])
 
 
 @dataclass(frozen=True)
@@ -336,6 +362,10 @@ class ShopR1Reward(gym.Wrapper[Any, str | PolicyOutput, Any, str], gym.utils.Rec
         True
     """
 
+    summed_terms: ClassVar[tuple[str, ...]] = RewardTerms.SUMMED
+    """The keys of ``info["reward_terms"]`` that add up to the reward, declared for GRPO's
+    per-term advantages (:func:`rewardgym.agents.llm.rewards.summed_terms`)."""
+
     def __init__(
         self,
         env: gym.Env[Any, str],
@@ -425,6 +455,7 @@ __all__ = [
     "ABLATIONS",
     "DEFAULT_CONFIG",
     "FORMAT_RULES",
+    "REWARDS",
     "THRESHOLD_TOLERANCE",
     "AblationName",
     "FormatRule",
@@ -435,6 +466,7 @@ __all__ = [
     "action_reward",
     "format_reward",
     "parsed_from_info",
+    "reward_config",
     "rouge_l",
     "self_certainty",
     "shop_r1_reward",

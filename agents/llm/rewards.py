@@ -4,16 +4,17 @@ The wrapper stack is the single source of reward. :class:`EnvReward` is a TRL re
 (``(prompts, completions, **columns) -> list[float]``) that, for each completion, resets the env
 to the row's session, replays the human's earlier steps (teacher forcing, as the env does) and
 steps the completion, returning the reward the outermost wrapper gives. Swapping
-``ShopR1Reward`` for ``BinaryMatchReward`` or a user's wrapper changes training and nothing
+``ShopR1Reward``'s config, or the wrapper for a user's, changes training and nothing
 else. When the stack pays a self-certainty term (:func:`certainty_kind`), the completion goes in
 as a :class:`~rewardgym.wrappers.PolicyOutput` carrying every token's self-certainty; the
 wrapper keeps its rationale's tokens once the env has parsed the text (the one parse).
 
 For decoupled advantages (GDPO, arXiv 2601.05242) :meth:`EnvReward.term_functions` gives one
-TRL reward function per reward term (:attr:`~rewardgym.wrappers.RewardTerms.SUMMED`,
-summing to the total); the env is stepped once per completion and every term read
-from that one ``info["reward_terms"]``, so TRL's ``normalize_then_sum`` normalises each term
-within its group before summing.
+TRL reward function per reward term the wrapper stack declares (:func:`summed_terms`: the keys
+of ``info["reward_terms"]`` that sum to the total, ``ShopR1Reward.summed_terms`` for Shop-R1);
+the env is stepped once per completion and every term read from that one
+``info["reward_terms"]``, so TRL's ``normalize_then_sum`` normalises each term within its group
+before summing.
 """
 
 from __future__ import annotations
@@ -31,17 +32,12 @@ import numpy as np
 from rewardgym.agents.llm.generation import token_char_ends
 from rewardgym.wrappers.policy_output import PolicyOutput
 from rewardgym.wrappers.self_certainty import CERTAINTY_KINDS, CertaintyKind, token_self_certainty
-from rewardgym.wrappers.shop_r1 import RewardTerms
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 WrapperFactory = Callable[[gym.Env], gym.Env]
 """Builds the reward wrapper stack around a fresh ``ShopSession-v0`` env."""
-
-
-TERMS = RewardTerms.SUMMED
-"""The reward terms that add up to Shop-R1's total: :attr:`~rewardgym.wrappers.RewardTerms.SUMMED`."""
 
 
 def completion_text(completion: Any) -> str:
@@ -72,6 +68,25 @@ def certainty_kind(env: gym.Env) -> CertaintyKind | None:
             "or None"
         )
     return kind
+
+
+def summed_terms(env: gym.Env) -> tuple[str, ...] | None:
+    """The reward terms a wrapper of ``env`` declares as adding up to its reward, or None.
+
+    A wrapper declares them with a ``summed_terms`` attribute naming keys of its
+    ``info["reward_terms"]`` (:attr:`~rewardgym.wrappers.ShopR1Reward.summed_terms`), found
+    through Gymnasium's ``get_wrapper_attr`` (the outermost layer that has it).
+    """
+    try:
+        terms = env.get_wrapper_attr("summed_terms")
+    except AttributeError:
+        return None
+    if isinstance(terms, str) or not all(isinstance(t, str) for t in terms) or not terms:
+        raise ValueError(
+            f"{type(env).__name__}.summed_terms={terms!r}: declare a non-empty tuple of the "
+            "info['reward_terms'] keys that add up to the reward"
+        )
+    return tuple(terms)
 
 
 class TermReward:
@@ -105,8 +120,19 @@ class EnvReward:
         self._last_terms: dict[str, list[float]] = {}
 
     def term_functions(self) -> list[TermReward]:
-        """One TRL reward function per reward term (:data:`TERMS`), for decoupled advantages."""
-        return [TermReward(self, term) for term in TERMS]
+        """One TRL reward function per term the wrapper stack declares, for decoupled advantages."""
+        return [TermReward(self, term) for term in self._summed_terms()]
+
+    def _summed_terms(self) -> tuple[str, ...]:
+        terms = summed_terms(self.env)
+        if terms is None:
+            raise ValueError(
+                f"per-term advantages need the reward wrapper to declare its terms, and no layer "
+                f"of {self.env} has a summed_terms attribute: give the wrapper class "
+                "summed_terms = (...), the info['reward_terms'] keys that add up to its reward "
+                "(as ShopR1Reward does), or train with advantages='summed'"
+            )
+        return terms
 
     def terms(
         self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
@@ -121,11 +147,12 @@ class EnvReward:
             self._last_terms = {}
             self(prompts, completions, **kwargs)
             self._last_key = key
-        missing = [t for t in TERMS if t not in self._last_terms]
+        terms = self._summed_terms()
+        missing = [t for t in terms if t not in self._last_terms]
         if missing:
             raise KeyError(
-                f"per-term advantages need every term {TERMS} in info['reward_terms']; the "
-                f"wrapper stack gives none for {missing}"
+                f"per-term advantages need every term the wrapper declares, {terms}, in "
+                f"info['reward_terms']; the wrapper stack gives none for {missing}"
             )
         return self._last_terms
 
@@ -249,11 +276,11 @@ def forward_token_certainty(
 
 
 __all__ = [
-    "TERMS",
     "EnvReward",
     "TermReward",
     "WrapperFactory",
     "certainty_kind",
     "completion_text",
     "forward_token_certainty",
+    "summed_terms",
 ]

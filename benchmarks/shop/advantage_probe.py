@@ -37,17 +37,16 @@ import tyro
 
 from rewardgym.bounds import AT_LEAST_1, Range, check_fields
 from rewardgym.envs.shopping.schema import ShopAction
-from rewardgym.wrappers import ShopR1Config
 from rewardgym.wrappers.self_certainty import CertaintyKind
-from rewardgym.wrappers.shop_r1 import RewardTerms, shop_r1_reward
+from rewardgym.wrappers.shop_r1 import RewardTerms, ShopR1Config, reward_config, shop_r1_reward
 
 VARIANTS = {
-    "full (DARS 1000)": ShopR1Config(),
-    "full, Kang certainty": ShopR1Config(self_certainty_kind="kang"),
+    "full (DARS 1000)": reward_config("full"),
+    "full, Kang certainty": reward_config("kang"),
     "DARS 10": ShopR1Config(dars=10.0),
-    "no-dars": ShopR1Config.ablation("no-dars"),
-    "binary-action": ShopR1Config.ablation("binary-action"),
-    "binary baseline": ShopR1Config.binary_baseline(),
+    "no-dars": reward_config("no-dars"),
+    "binary-action": reward_config("binary-action"),
+    "binary baseline": reward_config("binary"),
 }
 PROBE_TERMS = RewardTerms.SUMMED
 PROBE_TYPES = ("click", "type_and_submit")
@@ -105,7 +104,7 @@ def score_groups(
     rationale term at 0.
     """
     report: dict[str, dict[str, dict[str, float]]] = {}
-    binary = ShopR1Config.binary_baseline()
+    binary = reward_config("binary")
     for name, config in variants.items():
         by_type: dict[str, list[dict[str, np.ndarray]]] = {t: [] for t in PROBE_TYPES}
         exact: dict[str, list[np.ndarray]] = {t: [] for t in PROBE_TYPES}

@@ -27,6 +27,7 @@ from rewardgym.agents.llm.config import (
     SFTRunConfig,
 )
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
+from rewardgym.wrappers.shop_r1 import ShopR1Config
 
 SHARE = Range(gt=0, lt=1, what="a share")
 """A share of the training sessions strictly between none and all."""
@@ -63,6 +64,10 @@ class BenchConfig:
     """The SFT cold start shared by every SFT row."""
     grpo: GRPORunConfig = field(default_factory=GRPORunConfig)
     """Every GRPO row's run."""
+    reward: ShopR1Config = field(default_factory=ShopR1Config)
+    """The Shop-R1 reward the GRPO rows train with (defaults: the paper's weights): shop-r1 uses
+    it as it is, each ablation row changes the one term it removes, the rl-binary rows reduce it
+    to the exact-match term. results.json records every weight of each row's reward."""
     protocol: Protocol = "natural"
     """Which protocol the headline tables use: natural (every test step, the corpus's mix)
     or paper (first steps given as context, class-balanced steps, similar typed text counts

@@ -10,6 +10,9 @@ Every model row other than ``sft`` carries ``diff_vs_sft`` and ``diff_vs_sft_ci`
 exact match, :func:`paired_difference`): the row minus the ``sft`` row on the very test steps
 both scored, with a paired session bootstrap, so a difference is real when its interval
 excludes 0 even where the two rows' own intervals overlap.
+
+``rewards`` in ``results.json`` holds, for every model row, each weight of the Shop-R1 reward its
+model was trained with (:func:`row_rewards`), so a run says what it rewarded, not just its name.
 """
 
 from __future__ import annotations
@@ -302,6 +305,22 @@ def render_tables(
     return "\n\n".join(parts)
 
 
+def row_rewards(wanted: Sequence[Method]) -> dict[str, dict[str, Any] | None]:
+    """Every weight of the reward each model row's GRPO run trained with; None: no GRPO.
+
+    A row that trains nothing of its own on top of another row (``shop-r1/temp-T`` starts from
+    ``shop-r1``) records that row's reward: the one its model was trained with.
+    """
+    rows = {m.method: m for m in wanted}
+    found: dict[str, dict[str, Any] | None] = {}
+    for method in wanted:
+        row = method
+        while row.reward is None and row.start not in ("base", "sft") and row.start in rows:
+            row = rows[row.start]
+        found[method.method] = asdict(row.reward) if row.reward is not None else None
+    return found
+
+
 def term_series(logs: Sequence[Sequence[Mapping[str, Any]]], term: str) -> list[float]:
     """Mean of one reward term per GRPO step, averaged over the runs (seeds) of a row."""
     series = [
@@ -533,6 +552,7 @@ def write_report(
         "protocol_rows": protocol_rows,
         "prompt_coverage": dict(coverage),
         "rationale_term": certainty,
+        "rewards": row_rewards(wanted),
         "temperature_choice": suite.choice,
         "sft_losses": suite.losses,
         "meta": {
@@ -637,6 +657,7 @@ __all__ = [
     "plot_rows",
     "rationale_term",
     "render_tables",
+    "row_rewards",
     "smoke_banner",
     "term_series",
     "unparsed_rows",

@@ -3,7 +3,9 @@
 Reads top to bottom: resolve the base model (the default model built per seed, or a named or
 local pretrained one); read train / validation / test rows once per tokenizer
 (:mod:`~rewardgym.benchmarks.shop.data`); per training seed, one SFT cold start shared by every
-SFT row, then one GRPO run per RL row with the reward wrapper that row names; the first seed's
+SFT row, then one GRPO run per RL row with the Shop-R1 reward config that row holds (the
+preset's ``reward`` as it is or changed by the registered name the row picks,
+:data:`~rewardgym.wrappers.shop_r1.REWARDS`); the first seed's
 SFT model chooses the evaluation temperature on the validation split; every model is scored on
 test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
 test sessions; the baselines are scored on the same test steps, and on the embedded synthetic
@@ -31,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,13 +43,14 @@ from rich.console import Console
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
 from rewardgym.agents.llm.config import AdvantageMode, Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
+from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
-from rewardgym.wrappers.self_certainty import CertaintyKind
+from rewardgym.wrappers.shop_r1 import ShopR1Config, ShopR1Reward, reward_config
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
@@ -59,8 +63,8 @@ class Method:
     method: str
     start: str
     """``base`` (the untrained model), ``sft`` (the cold start) or another method's name."""
-    reward: str | None = None
-    """``binary`` or a Shop-R1 ablation name (``full``, ``no-format``, ...); None: no GRPO."""
+    reward: ShopR1Config | None = None
+    """The Shop-R1 reward its GRPO run trains with, every weight; None: no GRPO."""
     context: ContextMode | None = None
     """None: the preset's context mode."""
     temperature: float | None = None
@@ -68,7 +72,6 @@ class Method:
     main: bool = False
     """A main row: every training seed, every main test session."""
     advantages: AdvantageMode = "summed"
-    certainty: CertaintyKind = "paper"
     persona: bool = False
     """Prompts open with the shopper's persona (its own SFT cold start)."""
 
@@ -79,21 +82,31 @@ def sft_key(prompt: PromptConfig) -> str:
 
 
 def methods(config: BenchConfig) -> list[Method]:
-    """Every model row of the suite in table order (the baselines come on top of these)."""
+    """Every model row of the suite in table order (the baselines come on top of these).
+
+    A GRPO row's reward is ``config.reward`` changed as the registered name it picks says
+    (:func:`~rewardgym.wrappers.shop_r1.reward_config`), so a weight set in the config reaches
+    every row whose name leaves that weight alone.
+    """
+
+    def reward(name: str) -> ShopR1Config:
+        return reward_config(name, config.reward)
+
+    full = reward("full")
     rows = [
         Method("zero-shot", "base", main=True),
-        Method("rl-binary", "base", "binary", main=True),
+        Method("rl-binary", "base", reward("binary"), main=True),
         Method("sft", "sft", main=True),
-        Method("sft+rl-binary", "sft", "binary", main=True),
-        Method("shop-r1", "sft", "full", main=True),
-        Method("shop-r1/no-sft", "base", "full"),
-        Method("shop-r1/no-format", "sft", "no-format"),
-        Method("shop-r1/no-rationale", "sft", "no-rationale"),
-        Method("shop-r1/no-dars", "sft", "no-dars"),
-        Method("shop-r1/binary-action", "sft", "binary-action"),
-        Method("shop-r1/gdpo", "sft", "full", advantages="per-term"),
-        Method("shop-r1/kang", "sft", "full", certainty="kang"),
-        Method("shop-r1/latest-context", "sft", "full", context="latest"),
+        Method("sft+rl-binary", "sft", reward("binary"), main=True),
+        Method("shop-r1", "sft", full, main=True),
+        Method("shop-r1/no-sft", "base", full),
+        Method("shop-r1/no-format", "sft", reward("no-format")),
+        Method("shop-r1/no-rationale", "sft", reward("no-rationale")),
+        Method("shop-r1/no-dars", "sft", reward("no-dars")),
+        Method("shop-r1/binary-action", "sft", reward("binary-action")),
+        Method("shop-r1/gdpo", "sft", full, advantages="per-term"),
+        Method("shop-r1/kang", "sft", reward("kang")),
+        Method("shop-r1/latest-context", "sft", full, context="latest"),
         Method("sft/persona", "sft", persona=True),
     ]
     rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
@@ -127,15 +140,11 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
             raise ValueError(f"--only {name} starts from row {start!r}: add {start} to --only")
 
 
-def wrapper_for(method: Method) -> Any:
-    """The reward wrapper factory a row names: the binary baseline or a Shop-R1 variant."""
-    from rewardgym.wrappers import BinaryMatchReward, ShopR1Config, ShopR1Reward
-
-    if method.reward == "binary":
-        return BinaryMatchReward
-    config = ShopR1Config.ablation(method.reward)  # type: ignore[arg-type]
-    config = replace(config, self_certainty_kind=method.certainty)
-    return lambda env: ShopR1Reward(env, config)
+def wrapper_for(method: Method) -> WrapperFactory:
+    """The reward wrapper factory of a GRPO row: ``ShopR1Reward`` at the row's reward config."""
+    if method.reward is None:
+        raise ValueError(f"row {method.method!r} trains no GRPO: it has no reward to wrap")
+    return partial(ShopR1Reward, config=method.reward)
 
 
 class Suite:

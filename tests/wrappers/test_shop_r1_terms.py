@@ -11,8 +11,17 @@ import pytest
 
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
-from rewardgym.wrappers import ShopR1Config, action_reward, format_reward, shop_r1_reward
-from rewardgym.wrappers.shop_r1 import ABLATIONS, RewardTerms
+from rewardgym.wrappers import (
+    BinaryMatchReward,
+    ShopR1Config,
+    ShopR1Reward,
+    action_reward,
+    format_reward,
+    reward_config,
+    shop_r1_reward,
+)
+from rewardgym.wrappers.binary_match import BINARY_MATCH_CONFIG
+from rewardgym.wrappers.shop_r1 import ABLATIONS, REWARDS, RewardTerms
 
 CLICK = ShopAction("click", name="add to cart")
 SUBMIT = ShopAction("type_and_submit", name="search box", text="blue running shoes")
@@ -176,6 +185,32 @@ def test_ablations_are_one_config_each() -> None:
         ShopR1Config.ablation(cast(Any, "no-such"))
     base = ShopR1Config(dars=10.0)
     assert ShopR1Config.ablation("no-format", base).dars == 10.0
+
+
+def test_one_registry_names_every_reward_and_lists_them_when_a_name_is_unknown() -> None:
+    assert set(ABLATIONS) < set(REWARDS) and {"binary", "kang"} <= set(REWARDS)
+    with pytest.raises(ValueError) as refused:
+        reward_config("no-dar")
+    message = str(refused.value)
+    assert "'no-dar'" in message and all(name in message for name in REWARDS)
+    for name in REWARDS:  # every name is a valid config; the ablations are the same values
+        config = reward_config(name)
+        assert isinstance(config, ShopR1Config)
+        if name in ABLATIONS:
+            assert ShopR1Config.ablation(cast(Any, name)) == config
+    assert reward_config("full") == ShopR1Config()
+    assert reward_config("kang") == ShopR1Config(self_certainty_kind="kang")
+    # The binary baseline is a config of the same reward, and BinaryMatchReward that wrapper.
+    binary = reward_config("binary")
+    assert binary == ShopR1Config.binary_baseline() == BINARY_MATCH_CONFIG
+    assert issubclass(BinaryMatchReward, ShopR1Reward)
+    # A name changes only the fields it names on its base: a weight set there carries over.
+    base = ShopR1Config(dars=10.0, alpha=0.01)
+    assert reward_config("no-format", base) == ShopR1Config(dars=10.0, alpha=0.01, format_weight=0)
+    assert reward_config("no-dars", base).dars == 1.0
+    exact = output({"type": "click", "name": "add to cart"})
+    assert terms(exact, CLICK, reward_config("full", base))["total"] == pytest.approx(11.0)
+    assert ShopR1Reward.summed_terms == RewardTerms.SUMMED  # the wrapper declares its terms
 
 
 def test_config_validation_names_the_field() -> None:

@@ -20,17 +20,19 @@ from rewardgym.agents.llm.model import build_model, load_model, save_model
 from rewardgym.agents.llm.policy import LLMPolicy, generation_config
 from rewardgym.agents.llm.prompt import FOOTER, INSTRUCTIONS, TRUNCATED, PromptBuilder
 from rewardgym.agents.llm.rewards import (
-    TERMS,
     EnvReward,
     certainty_kind,
     completion_text,
     forward_token_certainty,
+    summed_terms,
 )
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
-from rewardgym.wrappers import BinaryMatchReward, ShopR1Config, ShopR1Reward
+from rewardgym.wrappers import BinaryMatchReward, RewardTerms, ShopR1Config, ShopR1Reward
 from rewardgym.wrappers.self_certainty import token_self_certainty
+
+TERMS = RewardTerms.SUMMED
 
 
 def test_tokenizer_round_trips_and_reloads(tiny_model: Path, tiny_rows) -> None:
@@ -124,7 +126,10 @@ def test_certainty_kind_follows_the_wrapper(shop_store: Path) -> None:
     class OnlyAConfig(gym.Wrapper):
         config = ShopR1Config(alpha=1.0)  # a config is not a declaration
 
-    assert certainty_kind(BinaryMatchReward(Declares(make()))) == "kang"
+    assert certainty_kind(gym.Wrapper(Declares(make()))) == "kang"
+    # BinaryMatchReward is ShopR1Reward at alpha 0: it declares None, and steps the inner env
+    # with the text alone, so an inner layer's certainty term would get no certainties.
+    assert certainty_kind(BinaryMatchReward(Declares(make()))) is None
     assert certainty_kind(OnlyAConfig(make())) is None
 
 
@@ -194,6 +199,30 @@ def test_term_functions_split_the_wrapper_total(shop_store: Path, tiny_rows) -> 
     assert [f.__name__ for f in reward.term_functions()] == [f"term_{t}" for t in TERMS]
     assert np.allclose(np.sum(parts, axis=0), totals)
     assert len(reward.durations) == 2  # one scoring for all five terms
+
+
+def test_per_term_advantages_read_the_terms_the_wrapper_declares(
+    shop_store: Path, tiny_rows
+) -> None:
+    """The GRPO reward knows no term names of its own: a wrapper declares them (summed_terms)."""
+    rows = tiny_rows[2:4]
+    columns = {"session": [r.session for r in rows], "step": [r.step for r in rows]}
+    completions = [r.completion for r in rows]
+
+    class TwoTerms(ShopR1Reward):
+        summed_terms = ("format", "action")
+
+    reward = EnvReward(TwoTerms(gym.make(SHOP_SESSION_ID, data=shop_store)))
+    assert summed_terms(reward.env) == ("format", "action")
+    assert [f.__name__ for f in reward.term_functions()] == ["term_format", "term_action"]
+    totals = reward(["p"] * 2, completions, **columns)
+    parts = [f(["p"] * 2, completions, **columns) for f in reward.term_functions()]
+    assert np.allclose(np.sum(parts, axis=0), totals)
+
+    plain = EnvReward(gym.make(SHOP_SESSION_ID, data=shop_store))  # the env's own reward
+    assert summed_terms(plain.env) is None
+    with pytest.raises(ValueError, match="summed_terms"):
+        plain.term_functions()
 
 
 def test_chat_template_prompts_use_the_tokenizer_template(tiny_model: Path) -> None:

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.repro import table_digests
 from rewardgym.benchmarks.shop.config import PRESETS, preset, replace
 from rewardgym.benchmarks.shop.report import build_rows, render_tables
-from rewardgym.benchmarks.shop.suite import methods, run_bench_shop
+from rewardgym.benchmarks.shop.suite import methods, run_bench_shop, wrapper_for
+from rewardgym.cli import build
+from rewardgym.envs import SHOP_SESSION_ID
+from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.wrappers import ShopR1Config, ShopR1Reward
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -31,6 +37,54 @@ def test_rows_carry_the_public_method_names() -> None:
     demo = preset("demo")  # the rows make demo shows: the lookup, SFT and Shop-R1
     assert demo.rows is not None and {"baseline/frequency", "sft", "shop-r1"} <= set(demo.rows)
     assert preset("smol").model == "smollm2-135m" and preset("quick").seeds == (0, 1)
+
+
+def _first_click(session: int) -> tuple[int, ShopAction]:
+    """The index and the human's action of the first click of a session of the embedded corpus."""
+    env = gym.make(SHOP_SESSION_ID)
+    env.reset(options={"session": session})
+    for step in range(100):
+        _, _, done, _, info = env.step("")
+        if info["truth"]["type"] == "click":
+            return step, ShopAction("click", info["truth"]["name"])
+        assert not done, f"session {session} has no click"
+    raise AssertionError("no click in 100 steps")
+
+
+def _row_reward(config_rows: dict, row: str, session: int = 0) -> float:
+    """What the GRPO reward of ``row`` pays an exact copy (no log-probs) of the first click."""
+    step, click = _first_click(session)
+    env = wrapper_for(config_rows[row])(gym.make(SHOP_SESSION_ID))
+    env.reset(options={"session": session})
+    for _ in range(step):
+        env.step("")
+    return float(env.step(format_output("I want it.", click))[1])
+
+
+def test_a_preset_sets_a_shop_r1_weight_and_it_reaches_each_rows_reward() -> None:
+    paper = {m.method: m for m in methods(preset("tiny"))}
+    config = replace(preset("tiny"), reward=ShopR1Config(dars=10.0))
+    rows = {m.method: m for m in methods(config)}
+    for name in ("shop-r1", "shop-r1/no-format", "shop-r1/gdpo", "shop-r1/kang", "rl-binary"):
+        assert rows[name].reward == dataclasses.replace(paper[name].reward, dars=10.0), name
+    assert rows["shop-r1/no-dars"].reward == paper["shop-r1/no-dars"].reward  # it sets dars itself
+    assert rows["shop-r1/kang"].reward.self_certainty_kind == "kang"
+    assert rows["sft"].reward is None and rows["shop-r1/temp-1"].reward is None
+    # The weight reaches the wrapper GRPO steps: format 0.5 + type 0.3 + name 0.2 + DARS x 1.
+    assert _row_reward(paper, "shop-r1") == pytest.approx(1001.0)
+    assert _row_reward(rows, "shop-r1") == pytest.approx(11.0)
+    assert _row_reward(rows, "shop-r1/no-dars") == pytest.approx(2.0)
+    assert _row_reward(rows, "rl-binary") == pytest.approx(1.0)
+    factory = wrapper_for(rows["shop-r1"])
+    assert isinstance(factory(gym.make(SHOP_SESSION_ID)), ShopR1Reward)
+    with pytest.raises(ValueError, match="'sft' trains no GRPO"):
+        wrapper_for(rows["sft"])
+    # ... and from the command line, over a preset's values.
+    command = build(
+        ["bench", "shop", "--preset", "tiny", "--reward.dars", "10", "--reward.alpha", "0"]
+    )
+    assert command.config.reward == ShopR1Config(dars=10.0, alpha=0.0)
+    assert command.config.grpo == preset("tiny").grpo
 
 
 def test_rows_pool_runs_and_tables_show_intervals() -> None:
@@ -67,7 +121,7 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
         "sft/persona",
         "shop-r1/temp-1",
     ]
-    config = replace(preset("tiny"), baselines=True)
+    config = replace(preset("tiny"), baselines=True, reward=ShopR1Config(dars=10.0))
     results = run_bench_shop(config, tmp_path / "out", data=store, only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     names = [r["method"] for r in saved["rows"]]
@@ -107,3 +161,12 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "models" / "seed0" / "sft-compact-persona" / "model").is_dir()
     table2 = text.split("### Table 2")[1].split("### Table 3")[0]
     assert "| sft/persona |" in table2
+    # Every weight of each model row's reward, the preset's DARS included (issue 30.1).
+    weights = {f.name for f in dataclasses.fields(ShopR1Config)}
+    rewards = saved["rewards"]
+    assert set(rewards) == set(only[1:])
+    for row in ("shop-r1", "shop-r1/gdpo", "shop-r1/temp-1"):  # temp-1 scores shop-r1's model
+        assert set(rewards[row]) == weights and rewards[row]["dars"] == 10.0
+        assert ShopR1Config(**rewards[row]) == config.reward
+    assert rewards["zero-shot"] is rewards["sft"] is rewards["sft/persona"] is None
+    assert saved["meta"]["config"]["reward"] == rewards["shop-r1"]
