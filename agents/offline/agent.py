@@ -2,7 +2,8 @@
 
 ``train_offline`` encodes a ``TrajectoryDataset`` into a d3rlpy ``MDPDataset`` with the
 reward ``OfflineConfig.reward`` names (the success flag, a relabelling's dense column, or
-their composition, resolved by ``training_config`` and recorded in the agent's config) and fits
+their composition, decided once by ``training_config`` from the config and the composition the
+data set records, and recorded in the agent's config) and fits
 the algorithm of the config. The returned ``OfflineAgent`` pairs the trained d3rlpy algorithm with
 the observation encoder, so it acts on raw observations and saves to, and loads from, one
 directory (safetensors weights and JSON configs: loading never unpickles).
@@ -22,13 +23,17 @@ from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
 from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.agents.offline.logs import quiet_d3rlpy_logs
 from rewardgym.agents.offline.mdp import to_mdp_dataset
+from rewardgym.agents.offline.training_reward import (
+    composed_rewards,
+    training_config,
+    training_rewards,
+)
 from rewardgym.bounds import strict_json
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
 from rewardgym.progress import progress_bar
 from rewardgym.runtime import absolute, atomic_output, torch_threads
-from rewardgym.wrappers.composition import compose_rewards
 
 if TYPE_CHECKING:
     from d3rlpy.dataset import MDPDataset
@@ -245,69 +250,6 @@ def fit_mdp(
     return agent
 
 
-SUCCESS_REWARD_SOURCE = "success flag"
-"""``info["reward_source"]`` of a collected data set: its ``rewards`` are the success flag."""
-
-
-def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineConfig:
-    """``config`` with ``reward`` decided for ``data``: an explicit choice is checked, unset is resolved.
-
-    Unset means "composed" when every episode has a dense column and "success" when none has.
-    It refuses (naming the data set's reward sources) when only some episodes have one, and when
-    ``rewards`` no longer hold the success flag (``TrajectoryDataset.with_rewards`` replaced
-    them, e.g. with an already composed reward) while a dense column is there too, since
-    composing again would count the dense reward twice.
-    """
-    missing = [ep.episode_id for ep in data if ep.dense_rewards is None]
-    has_dense = len(data) > 0 and not missing
-    dense_source = data.info.get("dense_reward_source", "unknown")
-    if config.reward in ("dense", "composed") and missing:
-        raise ValueError(
-            f"OfflineConfig.reward={config.reward!r} needs a dense reward per step, but episodes "
-            f"{missing[:5]} of the {data.env_id} data set have none ({len(missing)} of "
-            f"{len(data)}); label it first (`rewardgym label coren`, or with_dense_rewards with "
-            "the oracle's shaping) or train with reward='success'"
-        )
-    if config.reward is not None:
-        return config
-    if missing and len(missing) < len(data):
-        raise ValueError(
-            f"{len(missing)} of {len(data)} episodes of the {data.env_id} data set have no dense "
-            f"reward (e.g. {missing[:5]}); set OfflineConfig.reward: 'success' ignores the dense "
-            "column, 'dense' or 'composed' need one in every episode"
-        )
-    source = data.info.get("reward_source", SUCCESS_REWARD_SOURCE)
-    if has_dense and source != SUCCESS_REWARD_SOURCE:
-        raise ValueError(
-            f"the {data.env_id} data set's rewards were replaced ({source!r}) and it also has a "
-            f"dense column ({dense_source!r}): composing them would count the dense reward "
-            "twice; set OfflineConfig.reward ('success' trains on the rewards as they are, "
-            "'composed' with dense_weight composes them with the dense column)"
-        )
-    return config.replace(reward="composed" if has_dense else "success")
-
-
-def training_rewards(data: TrajectoryDataset, config: OfflineConfig) -> list[np.ndarray]:
-    """The per-step reward of every episode of ``data`` that ``config`` trains on.
-
-    Example:
-        >>> from rewardgym.envs.trajectories import CollectConfig, collect_dataset
-        >>> data = collect_dataset(CollectConfig(episodes=1))
-        >>> labelled = data.with_dense_rewards([[0.5] * len(data[0])], source="demo")
-        >>> rewards = training_rewards(labelled, OfflineConfig(dense_weight=0.1))[0]
-        >>> float(rewards[0])  # success 0 + 0.1 * 0.5 on a step that is not the last
-        0.05000000074505806
-    """
-    config = training_config(data, config)
-    if config.reward == "success":
-        return [np.asarray(ep.rewards, dtype=np.float32) for ep in data]
-    out = []
-    for ep in data:
-        assert ep.dense_rewards is not None  # training_config checked every episode
-        out.append(compose_rewards(ep.rewards, ep.dense_rewards, config.composition))
-    return out
-
-
 def train_offline(
     data: TrajectoryDataset,
     config: OfflineConfig | None = None,
@@ -316,10 +258,12 @@ def train_offline(
 ) -> OfflineAgent:
     """Train ``config``'s algorithm on ``data`` with the reward ``config.reward`` names.
 
-    The reward is decided by ``training_config`` (unset: COREN's composed reward
-    ``success + dense_weight * dense`` when the data set has a dense column, such as a
-    ``rewardgym label coren`` output, else the success flag) and recorded in the returned
-    agent's ``config``, which ``OfflineAgent.save`` writes to ``agent.json``.
+    The reward is decided once by ``training_config``: what ``config`` leaves unset comes from
+    the composition the data set records (a ``rewardgym label coren`` output trains on COREN's
+    ``success + lambda * dense`` with the lambda it was labelled for; a data set without a dense
+    column on the success flag; dense labels without a recorded composition are refused). The
+    decision is recorded in the returned agent's ``config``, which ``OfflineAgent.save`` writes
+    to ``agent.json``.
 
     Example:
         >>> from rewardgym.agents.offline import BCSettings
@@ -332,7 +276,7 @@ def train_offline(
         'DiscreteBC'
     """
     config = training_config(data, config or OfflineConfig())
-    rewards = training_rewards(data, config)
+    rewards = composed_rewards(data, config)
     source = f"{config.reward} (dense_weight={config.dense_weight})"
     encoder = encoder_for_dataset(data, config, embedder)
     mdp = to_mdp_dataset(data.with_rewards(rewards, source=source), encoder)

@@ -3,7 +3,7 @@
 ``OfflineConfig(algorithm=CQLSettings(alpha=...), encoding=..., n_steps=...)`` describes one
 training run, including which reward the agent learns from (``reward``, ``dense_weight``:
 the success flag, the dense column of a relabelled data set, or COREN's composition of the
-two); ``make_algo_config`` turns it into the d3rlpy learnable config, so every
+two; unset, both come from the composition the data set records); ``make_algo_config`` turns it into the d3rlpy learnable config, so every
 algorithm is built, trained, saved and loaded the same way. ``ALGORITHMS`` is the registry: a
 new algorithm is a module with an ``AlgorithmSettings`` subclass and one line here. Nothing
 heavy is imported, so configs can be built before torch or d3rlpy load.
@@ -78,11 +78,13 @@ class OfflineConfig:
     reward: RewardChoice | None = None
     """The reward learned from: "success" (the data set's `rewards` column, the success flag),
     "dense" (dense_weight x its dense column alone) or "composed" (success + dense_weight x
-    dense, COREN's r_t, through rewardgym.wrappers.composition.compose_rewards). Unset: "composed"
-    when every episode has a dense column (a `label coren` output), "success" when none has;
-    the trained agent's config records the choice made."""
-    dense_weight: Annotated[float, NON_NEGATIVE] = RewardComposition.dense_weight
-    """lambda, the scale of the dense reward in "composed" and "dense"."""
+    dense, COREN's r_t, through rewardgym.wrappers.composition.compose_rewards). Unset: the
+    composition the data set records (a `label coren` output: "composed"), "success" when it has
+    no dense column; dense labels that record none are refused. The trained agent's config
+    records the choice made."""
+    dense_weight: Annotated[float, NON_NEGATIVE] | None = None
+    """lambda, the scale of the dense reward in "composed" and "dense". Unset: the lambda the
+    data set's labels record (RewardComposition.dense_weight unless the labeller chose another)."""
 
     def __post_init__(self) -> None:
         """Reject settings outside their meaningful range, naming the field."""
@@ -107,12 +109,15 @@ class OfflineConfig:
             raise ValueError(
                 f"OfflineConfig.reward={self.reward!r}: use one of {REWARDS} (or leave it unset)"
             )
-        if self.dense_weight < 0.0:
+        if self.dense_weight is not None and self.dense_weight < 0.0:
             raise ValueError(f"OfflineConfig.dense_weight={self.dense_weight}: use >= 0")
 
     @property
     def composition(self) -> RewardComposition:
-        """How ``reward`` combines the success flag and the dense column (unset counts as composed).
+        """How ``reward`` combines the success flag and the dense column.
+
+        Both must be decided: ``training_config(data, config)`` fills what is unset from the
+        composition the data set records.
 
         Example:
             >>> OfflineConfig(reward="dense", dense_weight=0.3).composition
@@ -120,6 +125,12 @@ class OfflineConfig:
         """
         if self.reward == "success":
             return RewardComposition(dense_weight=0.0)
+        if self.reward is None or self.dense_weight is None:
+            raise ValueError(
+                f"OfflineConfig(reward={self.reward!r}, dense_weight={self.dense_weight!r}): the "
+                "reward is not decided; training_config(data, config) reads what is unset from "
+                "the composition the data set records"
+            )
         if self.reward == "dense":
             return RewardComposition(dense_weight=self.dense_weight, success_weight=0.0)
         return RewardComposition(dense_weight=self.dense_weight)

@@ -22,6 +22,7 @@ from rewardgym.agents.online.observation import EmbeddingObservation
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs import HOUSEHOLD_ID
+from rewardgym.wrappers.composition import RewardComposition
 
 ONLINE_ALGORITHMS: tuple[str, ...] = ("ppo", "dqn")
 REWARDS: tuple[str, ...] = ("sparse", "coren", "oracle")
@@ -42,7 +43,7 @@ class OnlineConfig:
     """COREN ablation of the online reward (orchestrated ones need ``orchestrator``)."""
     orchestrator: str | None = None
     """Path of an orchestrator saved by ``rewardgym label coren`` (``OUT/coren/orchestrator.pt``)."""
-    dense_weight: Annotated[float, NON_NEGATIVE] = 1.0
+    dense_weight: Annotated[float, NON_NEGATIVE] = RewardComposition.dense_weight
     """lambda: the weight of the dense term beside the success flag ("coren", "oracle")."""
     timesteps: Annotated[int, AT_LEAST_1] = 20_000
     """Environment steps of training."""
@@ -68,8 +69,6 @@ def make_online_env(
     config: OnlineConfig, embedder: CachedEmbedder | None = None
 ) -> EmbeddingObservation:
     """The wrapped training env of ``config``: raw env, optional ``CorenReward``, encoder."""
-    from rewardgym.wrappers.composition import RewardComposition
-
     env: gym.Env[Any, Any] = gym.make(config.env_id, **config.env_kwargs)
     composition = RewardComposition(dense_weight=config.dense_weight)
     if config.reward == "oracle":

@@ -126,8 +126,10 @@ class Tuned:
     """The hyperparameters chosen on validation for one row; ``None``: the library's default.
 
     ``None`` reads the default from where the library declares it (``OfflineConfig`` for the
-    learning rate and lambda, ``CQLSettings`` / ``IQLSettings`` for their own), so a preset
-    states only what a tune run changed.
+    learning rate, ``CQLSettings`` / ``IQLSettings`` for their own, and for lambda the
+    composition the row's data set records, ``RewardComposition``'s unless its labeller chose
+    another), so a preset states only what a tune run changed; a value set here overrides it
+    explicitly, and each run records the value it used.
     """
 
     algorithm: str
@@ -135,7 +137,7 @@ class Tuned:
     reward: str
     """The row's reward."""
     dense_weight: Annotated[float, NON_NEGATIVE] | None = None
-    """lambda, the scale of the dense reward beside the success flag."""
+    """lambda, the scale of the dense reward beside the success flag (None: the data set's)."""
     learning_rate: Annotated[float, POSITIVE] | None = None
     """Learning rate of every network."""
     cql_alpha: Annotated[float, NON_NEGATIVE] | None = None

@@ -1,7 +1,9 @@
 """The embodied suite's data sets: collection, the oracle and COREN relabellings, their summary.
 
-Every data set keeps the success reward; a relabelling adds a dense reward column beside it
-(``TrajectoryDataset.with_dense_rewards``), so each row composes the two at training time.
+Every data set keeps the success reward; a relabelling adds a dense reward column beside it and
+records the composition it was made for (``rewardgym.wrappers.composition.with_dense_labels``,
+``RewardComposition``'s lambda here), so each row composes the two at training time: with that
+lambda, or with its own tuned one (``Tuned.dense_weight``), recorded with its results.
 Everything is written through ``rewardgym.runtime`` conventions by the data set's own
 ``save``, and an existing data set made with the same settings is reused.
 """
@@ -45,26 +47,31 @@ def label_oracle(source: Path, target: Path, gamma: float) -> dict[str, Any]:
     """Write ``source`` with the oracle's dense reward (goal-progress shaping) to ``target``."""
     from rewardgym.envs.household.v1.oracle import oracle_dense_rewards
     from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.wrappers.composition import RewardComposition, with_dense_labels
 
     start = time.perf_counter()
     data = TrajectoryDataset.from_dir(source)
     dense = oracle_dense_rewards(data, gamma)
-    data.with_dense_rewards(dense, source="oracle: goal-progress shaping").save(
-        target, minari=False, overwrite=True
+    labelled = with_dense_labels(
+        data, dense, source="oracle: goal-progress shaping", composition=RewardComposition()
     )
+    labelled.save(target, minari=False, overwrite=True)
     return {"seconds": time.perf_counter() - start}
 
 
 def label_perfect_judge(source: Path, target: Path) -> dict[str, Any]:
     """Write ``source`` with the perfect judge's -2..+2 rating of every step to ``target``."""
     from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.wrappers.composition import RewardComposition, with_dense_labels
     from rewardgym.wrappers.perfect_judge import PERFECT_JUDGE_SOURCE, perfect_judge_rewards
 
     start = time.perf_counter()
     data = TrajectoryDataset.from_dir(source)
-    data.with_dense_rewards(perfect_judge_rewards(data), source=PERFECT_JUDGE_SOURCE).save(
-        target, minari=False, overwrite=True
+    dense = perfect_judge_rewards(data)
+    labelled = with_dense_labels(
+        data, dense, source=PERFECT_JUDGE_SOURCE, composition=RewardComposition()
     )
+    labelled.save(target, minari=False, overwrite=True)
     return {"seconds": time.perf_counter() - start}
 
 

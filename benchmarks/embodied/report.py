@@ -86,10 +86,10 @@ def aggregate(
     """One public row per (row, split): metrics, intervals and paired differences.
 
     Every row's seeds are the config's seeds in order, so seed k of one row is paired with seed
-    k of another; a row that did not play the same episodes as the others is an error.
+    k of another; a row that did not play the same episodes as the others is an error. The
+    hyperparameters of a row (lambda among them) are those its runs recorded
+    (``results[key]["trained_with"]``), not recomputed from the config.
     """
-    from rewardgym.benchmarks.embodied.suite import effective_values, offline_config
-
     keys = {
         row.name: [key for (r, _, _), key in assignment.items() if r == row]
         for row in config.row_specs
@@ -105,8 +105,7 @@ def aggregate(
     rows = []
     for row in config.row_specs:
         mine = keys[row.name]
-        tuned = config.tuned_for(row)
-        values = effective_values(offline_config(config, row, tuned, 0))
+        values = _trained_with(row.name, [results[k] for k in mine])
         for split, samples in by_split.items():
             entry: dict[str, Any] = {"algorithm": row.algorithm, "reward": row.reward}
             entry["split"] = split
@@ -118,6 +117,14 @@ def aggregate(
             entry.update(paired_figures(samples, row.name))
             rows.append(entry)
     return rows
+
+
+def _trained_with(name: str, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The hyperparameters every run of row ``name`` recorded (its seeds must agree)."""
+    values = [dict(run["trained_with"]) for run in runs]
+    if any(v != values[0] for v in values[1:]):
+        raise ValueError(f"the seeds of row {name} trained with different values: {values}")
+    return values[0]
 
 
 def _rank(point: Mapping[str, Any]) -> tuple[float, float]:

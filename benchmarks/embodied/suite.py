@@ -80,6 +80,7 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     results = evaluate_household(agent, task.evaluation)
     out: dict[str, Any] = {
         "key": task.key,
+        "trained_with": effective_values(agent.config),
         "splits": {name: r.percent() for name, r in results.items()},
         "episodes": {name: r.episodes() for name, r in results.items()},
         "train_seconds": agent.train_seconds,
@@ -121,7 +122,11 @@ def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: in
 
     A dense row trains on the composed reward ``success + lambda * dense``; the references
     (``none``, ``sparse``) on the success flag alone. A value ``tuned`` leaves ``None`` is the
-    library's: ``config.training``'s learning rate and lambda, the algorithm settings' own.
+    library's: ``config.training``'s learning rate, the algorithm settings' own. lambda has one
+    default, ``RewardComposition.dense_weight``, which each labelled data set records: a row
+    trains with ``tuned.dense_weight`` where set (an explicit override), else
+    ``config.training.dense_weight`` where set, else (``None``) the lambda its data set records;
+    ``train_offline`` decides it and ``run_task`` records the value used.
 
     ``config.training.algorithm`` is the base of the rows of its own algorithm (for example a
     CQL target-update interval); other algorithms start from their library defaults.
@@ -148,9 +153,16 @@ def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: in
     )
 
 
-def effective_values(offline: OfflineConfig) -> dict[str, float]:
-    """The hyperparameters a row trained with, as recorded in its table entry."""
-    out = {"dense_weight": offline.dense_weight, "learning_rate": offline.learning_rate}
+def effective_values(offline: OfflineConfig) -> dict[str, float | None]:
+    """The hyperparameters a row trained with, as recorded in its table entry.
+
+    Given the agent's config (``train_offline`` decided its reward), lambda is the value the
+    run used; ``None`` for a row on the success flag alone, where lambda does not apply.
+    """
+    out: dict[str, float | None] = {
+        "dense_weight": offline.dense_weight,
+        "learning_rate": offline.learning_rate,
+    }
     algorithm = offline.algorithm
     if algorithm.name == "cql":
         out["cql_alpha"] = algorithm.alpha  # type: ignore[attr-defined]

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rewardgym  # noqa: F401
+import rewardgym
 from rewardgym.envs.contract import check_reward_wrapper
-from rewardgym.wrappers.composition import RewardComposition, compose_rewards, potential_shaping
+from rewardgym.wrappers.composition import (
+    COMPOSITION_KEY,
+    RewardComposition,
+    compose_rewards,
+    potential_shaping,
+    recorded_composition,
+    with_dense_labels,
+)
 from rewardgym.wrappers.oracle import OracleProgressReward
 
 finite = st.floats(-5, 5, allow_nan=False, allow_infinity=False)
@@ -80,3 +90,52 @@ def test_oracle_wrapper_pays_the_expert_and_charges_a_dead_end() -> None:
         env.unwrapped.action_names.index("put in trash can")  # type: ignore[attr-defined]
     )
     assert terminated and float(reward) < -1.0
+
+
+def test_a_labelled_data_set_round_trips_its_composition(tmp_path: Path) -> None:
+    from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
+
+    data = collect_dataset(CollectConfig(episodes=2, seed=0))
+    dense = [np.full(len(ep), 0.5) for ep in data]
+    composition = RewardComposition(dense_weight=0.3, success_weight=0.0)
+    labelled = with_dense_labels(data, dense, source="test", composition=composition)
+    assert recorded_composition(data) is None
+    labelled.save(tmp_path / "labelled", minari=False)
+    again = TrajectoryDataset.from_dir(tmp_path / "labelled")
+    assert recorded_composition(again) == composition
+    assert again.info[COMPOSITION_KEY] == {"dense_weight": 0.3, "success_weight": 0.0}
+    for bad in ({"dense_weight": "high"}, {"lambda": 1.0}, [1.0], {"dense_weight": -1.0}):
+        again.info[COMPOSITION_KEY] = bad
+        with pytest.raises(ValueError, match=r"info\['reward_composition'\].*label the data set"):
+            recorded_composition(again)
+
+
+def test_lambda_has_one_default_source() -> None:
+    """Only RewardComposition writes lambda's default; other configs refer to it or leave it unset."""
+    from rewardgym.agents.offline.config import OfflineConfig
+    from rewardgym.agents.online.train import OnlineConfig
+    from rewardgym.benchmarks.embodied.config import Tuned
+    from rewardgym.wrappers.coren.label_config import LabelConfig
+
+    assert OfflineConfig().dense_weight is None  # the data set's recorded lambda
+    assert Tuned("cql", "coren").dense_weight is None  # an explicit override only
+    assert OnlineConfig().dense_weight == RewardComposition().dense_weight
+    assert LabelConfig().composition == RewardComposition()
+    root = Path(rewardgym.__file__).resolve().parent
+    owners = []
+    for path in sorted(root.rglob("*.py")):
+        if {"tests", ".venv", "build"} & set(path.relative_to(root).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for item in node.body:
+                if (
+                    isinstance(item, ast.AnnAssign)
+                    and isinstance(item.target, ast.Name)
+                    and item.target.id == "dense_weight"
+                    and isinstance(item.value, ast.Constant)
+                    and item.value.value is not None
+                ):
+                    owners.append(f"{path.relative_to(root)}:{node.name}")
+    assert owners == ["wrappers/composition.py:RewardComposition"]

@@ -3,7 +3,7 @@
 ``LabelConfig`` is the one config of ``label_dataset`` / ``label_ablations`` and the options of
 ``rewardgym label coren`` (flattened into ``LabelCoren``). Kept light at import time: no judge
 or model is loaded. Every default comes from the config it belongs to (``CorenConfig``,
-``OpenAIJudgeConfig``), so each one lives in one place.
+``OpenAIJudgeConfig``, ``RewardComposition``), so each one lives in one place.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Annotated
 
 import tyro
 
+from rewardgym.wrappers.composition import RewardComposition
 from rewardgym.wrappers.coren.config import CorenConfig
 from rewardgym.wrappers.judges.openai import OpenAIJudgeConfig
 
@@ -38,6 +39,9 @@ class LabelConfig:
     coren: Annotated[CorenConfig, tyro.conf.arg(name="")] = field(default_factory=CorenConfig)
     openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
     """Settings of an openai:URL judge (refused for other judges)."""
+    composition: RewardComposition = field(default_factory=RewardComposition)
+    """The reward the labels are made for, success_weight x success + dense_weight x dense:
+    recorded in OUT's metadata, where offline training reads it (dense_weight is lambda)."""
     cache: Path | None = None
     """Judge cache file; None: one per OUT under $REWARDGYM_HOME/judge-cache, kept across runs."""
     prompts: Path | None = None

@@ -2,14 +2,17 @@
 
 Outputs are checked before the first judge call and written beside their target, renamed
 into place only when complete (:mod:`rewardgym.runtime`); a run whose judge calls all failed
-is stopped by :func:`check_judged` before anything is written.
+is stopped by :func:`check_judged` before anything is written. Every labelled data set records
+what it was made for (``LabelRecord``) in its metadata: the reward composition training reads
+(``info["reward_composition"]``), the judge and the ensemble's settings (``info["coren"]``).
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,9 +28,12 @@ from rewardgym.runtime import (
     prepare_output,
     rewardgym_home,
 )
+from rewardgym.wrappers.composition import RewardComposition, with_dense_labels
+from rewardgym.wrappers.coren.config import CorenConfig
 
 if TYPE_CHECKING:
-    from rewardgym.wrappers.coren.labelling import JudgedDataset, LabelReport
+    from rewardgym.wrappers.coren.judging import JudgedDataset
+    from rewardgym.wrappers.coren.label_report import LabelReport
     from rewardgym.wrappers.coren.orchestrator import Orchestrator
     from rewardgym.wrappers.judges.base import Judge
 
@@ -48,21 +54,55 @@ def default_cache_path(out: str | Path) -> Path:
     return rewardgym_home() / "judge-cache" / f"{target.name}-{digest.hexdigest()}.sqlite"
 
 
+@dataclass(frozen=True)
+class LabelRecord:
+    """What a labelled data set was made for, recorded in its metadata: the contract training reads."""
+
+    judge: str
+    """The judge's spec or identity (``embedding``, ``hf:PATH``, ``openai:URL``)."""
+    coren: CorenConfig
+    """The ensemble's settings, with the ablation of this data set."""
+    composition: RewardComposition
+    """How training composes the dense column with the success flag (lambda: ``dense_weight``)."""
+
+    def coren_info(self, judge_calls: int) -> dict[str, Any]:
+        """``info["coren"]`` of the data set: ablation, judge, ensemble settings, calls made."""
+        return {
+            "ablation": self.coren.ablation,
+            "judge_calls": judge_calls,
+            "judge": self.judge,
+            "ensemble": asdict(self.coren),
+        }
+
+
 def write_labelled_into(
     directory: Path,
     judged: JudgedDataset,
     rewards: list[np.ndarray],
     report: LabelReport,
     orchestrator: Orchestrator | None,
+    record: LabelRecord,
     minari: bool,
 ) -> None:
     """Write the relabelled data set and its ``coren/`` files into the empty ``directory``.
 
-    The dense reward goes into its own column; the success reward stays, so training chooses
-    how to compose them (``rewardgym.wrappers.composition``).
+    The dense reward goes into its own column beside the success reward, and ``record`` into
+    the metadata: ``record.composition`` as ``info["reward_composition"]``, which offline
+    training reads (``rewardgym.wrappers.composition.recorded_composition``), the judge and the
+    ensemble as ``info["coren"]``.
     """
-    relabelled = judged.data.with_dense_rewards(rewards, source=f"coren:{report.ablation}")
-    relabelled.info["coren"] = {"ablation": report.ablation, "judge_calls": report.judge_calls}
+    if record.coren.ablation != report.ablation:
+        raise ValueError(
+            f"LabelRecord.coren.ablation={record.coren.ablation!r} but the report is of "
+            f"{report.ablation!r}: pass the record of the ablation being written"
+        )
+    relabelled = with_dense_labels(
+        judged.data,
+        rewards,
+        source=f"coren:{report.ablation}",
+        composition=record.composition,
+    )
+    relabelled.info["coren"] = record.coren_info(report.judge_calls)
     extras = directory / COREN_DIR
     extras.mkdir(parents=True, exist_ok=True)
     if orchestrator is not None:
@@ -93,6 +133,7 @@ def write_labelled(
     out: str | Path,
     report: LabelReport,
     orchestrator: Orchestrator | None,
+    record: LabelRecord,
     overwrite: bool = False,
     minari: bool = True,
 ) -> Path:
@@ -102,7 +143,7 @@ def write_labelled(
     directory that is not a rewardgym data set is never replaced, whatever ``overwrite`` says.
     """
     with atomic_output(out, DATASET_KIND, overwrite=overwrite) as tmp:
-        write_labelled_into(tmp, judged, rewards, report, orchestrator, minari)
+        write_labelled_into(tmp, judged, rewards, report, orchestrator, record, minari)
     return absolute(out)
 
 
@@ -153,6 +194,7 @@ def prepare_container(root: Path) -> None:
 
 __all__ = [
     "COREN_DIR",
+    "LabelRecord",
     "LabellingError",
     "check_judged",
     "check_paths",

@@ -147,6 +147,7 @@ def _suite_results() -> tuple[EmbodiedBenchConfig, dict[Any, str], dict[str, Any
                 "episodes": {"fine": _episodes(scores[name][k])},
                 "splits": {"fine": {"steps": 10.0}},
                 "train_seconds": 1.0,
+                "trained_with": {"dense_weight": None, "learning_rate": 1e-3},
             }
     return config, assignment, results
 
