@@ -390,7 +390,9 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     # in full (1008.4 s x 2 / 51); full's other phases (data, 10 labellings, judge probes) took
     # 1249 - 1008 = 240 s. Full trains 17 distinct rows (self-consistency = C) per seed, so
     # S seeds take 240 + 17 x S x 39.5 / 2 = 240 + 336 S s: 5 seeds 32.0 min, 6 seeds 37.6,
-    # 7 seeds 43.2. Six leave 7.4 of the 45 minutes (16%) for a slower machine.
+    # 7 seeds 43.2. Six leave 7.4 of the 45 minutes (16%) for a slower machine. A 2-core EPYC of
+    # family 23 took 222 worker-s an agent (docs/results/embodied-sizing.md, four quick agents
+    # of a heavier mix), so there full takes over two hours.
     "full": EmbodiedBenchConfig(name="full", seeds=(0, 1, 2, 3, 4, 5), **_TUNED),  # type: ignore[arg-type]
     "paper": EmbodiedBenchConfig(
         name="paper",
