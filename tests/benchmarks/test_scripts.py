@@ -122,7 +122,9 @@ def test_every_script_config_is_called_config() -> None:
     for name in scripts():
         path = (BENCHMARKS / Path(*name.split("."))).with_suffix(".py")
         source = path.read_text(encoding="utf-8")
-        called = re.findall(r"(?:tyro\.cli\(|parse_args\(\s*\"[^\"]*\",)\s*(\w+)", source)
+        called = re.findall(
+            r"(?:tyro\.cli\(|parse_args\(\s*(?:\"[^\"]*\"|[A-Z_]+),)\s*(\w+)", source
+        )
         assert called == [SUITE_COMMANDS.get(name, "Config")], (
             f"{path}: tyro.cli({', '.join(called)}); name a script's tyro dataclass Config"
         )
