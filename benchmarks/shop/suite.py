@@ -144,15 +144,15 @@ class Suite:
 
             return resolve_model(self.config.model)
         from rewardgym.agents.llm.model import create_default_model
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         path = model_dir(self.out, seed, BASE)
         if not (path / "config.json").is_file():
             start = time.perf_counter()
-            store, train = resolve_sessions(self.data.data, "train")
+            log, train = resolve_sessions(self.data.data, "train")
             held = set(self.data.positions("validation"))
             sessions = [s for k, s in enumerate(train) if k not in held]
-            create_default_model(path, store, sessions, self.config.default_model, seed=seed)
+            create_default_model(path, log, sessions, self.config.default_model, seed=seed)
             self.timed("base", time.perf_counter() - start)
         return path
 
@@ -339,11 +339,11 @@ class Suite:
         from rewardgym.agents.baselines.shop import default_baselines
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         start = time.perf_counter()
-        store, train = resolve_sessions(self.data.data, "train")
-        fitted = [store.session(train[k]) for k in self.data.positions("train")]
+        log, train = resolve_sessions(self.data.data, "train")
+        fitted = [log.session(train[k]) for k in self.data.positions("train")]
         env = make_env(self.data.data, "test", {"context": "latest"})
         sessions = self.data.positions("test", self.config.eval_sessions)
         for agent in default_baselines(fitted):
@@ -367,7 +367,7 @@ class Suite:
         """Score the synthetic shopper's own argmax and one fresh draw on the baselines' test steps."""
         from rewardgym.agents.baselines.shopper_reference import reference_records
         from rewardgym.agents.evaluation.shopping import protocol_metrics
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         if self.data.data is not None:
             self.reference_skipped = (
@@ -376,9 +376,9 @@ class Suite:
             )
             return
         start = time.perf_counter()
-        store, test = resolve_sessions(None, "test")
+        log, test = resolve_sessions(None, "test")
         positions = self.data.positions("test", self.config.eval_sessions)
-        sessions = [store.session(test[p]) for p in positions]
+        sessions = [log.session(test[p]) for p in positions]
         found = reference_records(sessions, positions, resamples=self.config.reference_resamples)
         for name, records in found.by_row().items():
             self.records[name] = [records]

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from rewardgym.benchmarks.shop import suite as suite_module
-from rewardgym.benchmarks.shop.config import preset, replace
+from rewardgym.benchmarks.shop.config import preset
 from rewardgym.benchmarks.shop.plan import (
     Plan,
     TaskKey,
@@ -50,7 +50,7 @@ def test_a_row_without_its_start_is_refused_once_naming_both_and_the_option() ->
     with pytest.raises(ValueError, match=r"add shop-r1 to --only"):  # the CLI check is the plan's
         check_only(config, ["shop-r1/temp-1"])
     # the start is selected but runs on other seeds: main rows on seeds, ablations on ablation_seeds
-    split = replace(config, seeds=(0,), ablation_seeds=(1,))
+    split = config.replace(seeds=(0,), ablation_seeds=(1,))
     with pytest.raises(ValueError, match=r"seed 1.*'shop-r1'.*give shop-r1 seed 1"):
         plan_rows(split, _rows(split, "shop-r1", "shop-r1/temp-1"))
     rows = _rows(config, "shop-r1", "shop-r1/temp-1")
@@ -117,7 +117,7 @@ def _in_threads(monkeypatch: pytest.MonkeyPatch, suite: _Recorder) -> None:
 def test_one_process_and_the_workers_train_the_same_planned_tasks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = replace(preset("quick"), train_workers=3)
+    config = preset("quick").replace(train_workers=3)
     plan: Plan = plan_rows(config, methods(config))
     one = _Recorder(config, tmp_path)
     suite_module._run_rows(one, plan)  # type: ignore[arg-type]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from rewardgym.benchmarks.shop.config import preset, replace
+from rewardgym.benchmarks.shop.config import preset
 from rewardgym.benchmarks.shop.plan import methods, plan_rows
 from rewardgym.benchmarks.shop.suite import run_bench_shop
 
@@ -18,7 +19,7 @@ def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
     assert cpu.train_workers == 2 and quick.train_workers == 2
     assert cpu.default_model == quick.default_model
     # every training row at lr 1e-3, as the validation sweeps chose
-    assert cpu.sft == replace(quick.sft, max_examples=None, learning_rate=1e-3)
+    assert cpu.sft == dataclasses.replace(quick.sft, max_examples=None, learning_rate=1e-3)
     completions = cpu.grpo.steps * cpu.grpo.prompts_per_step * cpu.grpo.num_generations
     assert completions >= 10 * quick.grpo.steps * quick.grpo.prompts_per_step * 6
     assert cpu.eval_sessions is not None and quick.eval_sessions is not None
@@ -41,7 +42,7 @@ def test_the_plan_waits_for_each_start_and_covers_every_trained_model() -> None:
 
 @pytest.mark.slow  # two spawned workers import torch and TRL: about 45 s on a loaded machine
 def test_two_seeds_train_in_two_processes_and_are_scored_after(tmp_path: Path) -> None:
-    config = replace(preset("tiny"), seeds=(0, 1), train_workers=2, split_test_across_seeds=True)
+    config = preset("tiny").replace(seeds=(0, 1), train_workers=2, split_test_across_seeds=True)
     only = ["sft", "sft+rl-binary"]
     run_bench_shop(config, tmp_path / "out", only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
