@@ -63,7 +63,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from rewardgym.agents.llm.prompt import PromptBuilder
     from rewardgym.agents.llm.sft import train_sft
     from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
     from rewardgym.wrappers import ShopR1Reward
 
@@ -89,7 +89,7 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     from transformers import AutoTokenizer
 
     from rewardgym.agents.llm.tokenizer import corpus_texts
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     source = package_file("smollm2-135m")
     gguf = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)

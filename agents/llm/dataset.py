@@ -91,15 +91,15 @@ def split_sessions(
     ``train`` and ``validation`` are disjoint parts of the env's ``train`` split; ``test`` is
     the env's ``test`` split, whole.
     """
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     if split == "test":
         _, positions = resolve_sessions(data, "test")
         return "test", list(range(len(positions)))
     if not 0.0 <= validation_fraction < 1.0:
         raise ValueError(f"validation_fraction must lie in [0, 1), got {validation_fraction}")
-    store, train = resolve_sessions(data, "train")
-    held = [in_validation(store.session_ids[index], validation_fraction, seed) for index in train]
+    log, train = resolve_sessions(data, "train")
+    held = [in_validation(log.session_ids[index], validation_fraction, seed) for index in train]
     chosen = [k for k, h in enumerate(held) if h == (split == "validation")]
     if not chosen:
         raise ValueError(

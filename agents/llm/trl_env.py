@@ -39,9 +39,9 @@ from rewardgym.agents.llm.prompt import CONTEXT_HEADER
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
 from rewardgym.envs.shopping.compact import compact_page
-from rewardgym.envs.shopping.data import Split
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.envs.shopping.session_sources import Split
 
 if TYPE_CHECKING:
     from datasets import Dataset
@@ -247,7 +247,7 @@ def store_rows(intents: int | Sequence[int], system: str | None = TOOL_INSTRUCTI
 
 
 def _steps(data: DataArg, split: Split, sessions: Sequence[int] | None) -> list[tuple[int, int]]:
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     log, positions = resolve_sessions(data, split)
     chosen = range(len(positions)) if sessions is None else sessions

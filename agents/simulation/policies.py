@@ -209,10 +209,10 @@ class LLMSimPolicy:
 
 
 def _frequency() -> ShopPolicy:
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-    store, train = resolve_sessions(None, "train")
-    return FrequencyAgent().fit(store.session(i) for i in train)
+    log, train = resolve_sessions(None, "train")
+    return FrequencyAgent().fit(log.session(i) for i in train)
 
 
 _BASELINES: dict[str, Callable[[], ShopPolicy]] = {

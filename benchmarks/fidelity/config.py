@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import tyro
 
@@ -24,6 +24,9 @@ from rewardgym.benchmarks.shop.config import BenchConfig
 from rewardgym.benchmarks.shop.config import preset as shop_preset
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
 from rewardgym.envs.shopping.synthetic.variants import STORE_CHANGES, VARIANT_NAMES, VariantName
+
+if TYPE_CHECKING:
+    from rewardgym.benchmarks.shop.plan import Plan
 
 PresetName = Literal["demo", "tiny", "quick", "paper"]
 """The names of :data:`PRESETS`, as a ``Literal`` for tyro's choices (a test keeps both equal)."""
@@ -95,9 +98,10 @@ class FidelityBenchConfig:
         _check_names("variants", self.variants, changes)
         _check_names("baselines", self.baselines, BASELINE_NAMES)
         if self.shop_rows:
-            from rewardgym.benchmarks.shop.suite import methods
+            from rewardgym.benchmarks.shop.plan import methods
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
+            self.shop_plan()  # a row whose start is not among shop_rows is refused here
         for spec in self.served:
             parse_served(spec, "FidelityBenchConfig.served (--served)")
         if self.shop_run is not None and not Path(self.shop_run).is_dir():
@@ -105,6 +109,14 @@ class FidelityBenchConfig:
                 f"FidelityBenchConfig.shop_run (--shop-run) {str(self.shop_run)!r} is not a "
                 "directory: name the --out folder of an earlier rewardgym bench shop run"
             )
+
+    def shop_plan(self) -> Plan:
+        """The shop suite's plan of ``sft`` and the ``shop_rows`` on the shop config's first seed."""
+        from rewardgym.benchmarks.shop.plan import methods, plan_rows
+
+        rows = [m for m in methods(self.shop) if m.method in ("sft", *self.shop_rows)]
+        option = "FidelityBenchConfig.shop_rows (--shop-rows)"
+        return plan_rows(self.shop, rows, seeds=self.shop.seeds[:1], option=option)
 
 
 def _check_names(option: str, given: tuple[str, ...], choices: tuple[str, ...]) -> None:

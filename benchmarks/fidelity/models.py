@@ -17,21 +17,16 @@ from pathlib import Path
 
 from rewardgym.agents.simulation.policies import LLMSimPolicy, SimPolicy
 from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig
+from rewardgym.benchmarks.shop.plan import Plan, model_dir
 
 LIVE_ROW = "shop-r1/live-store"
 """The row trained with multi-turn GRPO on ``ShopStore-v0``."""
 
 
-def _reused(
-    config: FidelityBenchConfig, seed: int, sft: str
-) -> tuple[dict[str, Path], float | None]:
-    """Model folders of an earlier ``bench shop`` output (its SFT cold start ``sft``), and the temperature it chose."""
+def _reused(config: FidelityBenchConfig, plan: Plan) -> tuple[dict[str, Path], float | None]:
+    """The planned models of an earlier ``bench shop`` output (where it wrote them), and the temperature it chose."""
     root = Path(config.shop_run or ".")
-    models = root / "models" / f"seed{seed}"
-    found = {"sft": models / sft / "model"}
-    found.update(
-        {row: models / row.replace("/", "__") / "model" for row in config.shop_rows if row != "sft"}
-    )
+    found = {task.name: model_dir(root, task.seed, task.name) for task in plan.tasks}
     missing = [str(p) for p in found.values() if not (p / "config.json").is_file()]
     if missing:
         raise FileNotFoundError(
@@ -49,28 +44,35 @@ def _reused(
 def learned_simulators(
     config: FidelityBenchConfig, root: Path, *, progress: bool = True
 ) -> list[SimPolicy]:
-    """Train (or reuse) the learned simulators under ``root``; return them as store visitors."""
+    """Train (or reuse) the learned simulators under ``root``; return them as store visitors.
+
+    The shop suite's plan (:meth:`~rewardgym.benchmarks.fidelity.config.FidelityBenchConfig.shop_plan`)
+    says which model each row scores, so a row trains from the start it has in ``bench shop``.
+    """
     from rewardgym.agents.llm.grpo import GRPOOptions, train_grpo
     from rewardgym.agents.simulation.live_grpo import LiveEnv
-    from rewardgym.benchmarks.shop.suite import Suite, methods, sft_key
+    from rewardgym.benchmarks.shop.plan import methods
+    from rewardgym.benchmarks.shop.suite import Suite
 
     shop = config.shop
-    rows = {m.method: m for m in methods(shop)}
-    unknown = [r for r in config.shop_rows if r not in rows]
-    if unknown:
-        raise ValueError(f"shop_rows {unknown} are not rows of the shop suite ({list(rows)})")
-    seed = shop.seeds[0]
+    plan = config.shop_plan()
+    seed = plan.seeds[0]
     suite = Suite(shop, root / "shop", None, progress)
-    prompt = suite.prompt(rows["sft"])
+    sft_row = {m.method: m for m in methods(shop)}["sft"]
+    prompt = suite.prompt(sft_row)
+    temperature: float | None = None
     if config.shop_run is not None:
-        paths, temperature = _reused(config, seed, sft_key(prompt))
+        trained, temperature = _reused(config, plan)
     else:
-        base = suite.base_model(seed)
-        paths = {"sft": suite.sft(base, seed, rows["sft"])}
-        temperature = suite.choose_temperature(paths["sft"], rows["sft"])
-        for row in config.shop_rows:
-            if row != "sft":
-                paths[row] = suite.grpo(paths["sft"], rows[row], seed)
+        trained, sft = {}, plan.model(seed, "sft")
+        for task in plan.tasks:
+            trained[task.name] = suite.train(task)
+            if task.name == sft:  # chosen before any GRPO run, as the shop suite does
+                temperature = suite.choose_temperature(trained[sft], sft_row)
+    paths = {}
+    for row in ("sft", *config.shop_rows):
+        model = plan.model(seed, row)
+        paths[row] = suite.base_model(seed) if model is None else trained[model]
     if config.live_grpo:
         live = LiveEnv(prompt, max_turns=config.live_turns)
         options = GRPOOptions(progress=progress, desc=f"row {LIVE_ROW!r}", model_kind=suite.kind)

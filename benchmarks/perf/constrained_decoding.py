@@ -65,21 +65,21 @@ def _steps(cfg: Config, root: Path) -> tuple[str, list[Any]]:
     from rewardgym.agents.llm.model import create_default_model, load_tokenizer
     from rewardgym.agents.llm.prompt import PromptBuilder
     from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.data import build_synthetic_log, resolve_sessions
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log, resolve_sessions
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     shop = preset(cfg.size)
-    store = build_synthetic_log(
-        root / "store", config=SyntheticShopperConfig(sessions=120, seed=5)
+    log_dir = build_synthetic_log(
+        root / "sessions", config=SyntheticShopperConfig(sessions=120, seed=5)
     ).path
     if cfg.model:
         model = cfg.model
     else:
-        log, train = resolve_sessions(store, "train")
+        log, train = resolve_sessions(log_dir, "train")
         model = str(create_default_model(root / "model", log, train, shop.default_model))
     builder = PromptBuilder(load_tokenizer(model), shop.prompt)
     kwargs = {**builder.env_kwargs(), "element_ids": shop.prompt.element_ids}
-    rows = step_rows(builder, data=store, split="test", env_kwargs=kwargs, progress=False)
+    rows = step_rows(builder, data=log_dir, split="test", env_kwargs=kwargs, progress=False)
     return model, rows[: cfg.steps]
 
 

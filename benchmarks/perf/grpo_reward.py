@@ -98,7 +98,7 @@ def run(
     import os
 
     from rewardgym.agents.llm.model import create_default_model, load_tokenizer, offline
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     offline()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -107,8 +107,8 @@ def run(
     totals = {arm: {"seconds": 0.0, "steps": 0.0, "reward_seconds": 0.0} for arm in arms}
     with TemporaryDirectory() as tmp:
         if model is None:
-            store, train = resolve_sessions(None, "train")
-            model = create_default_model(Path(tmp) / "base", store, train, cfg.default_model)
+            log, train = resolve_sessions(None, "train")
+            model = create_default_model(Path(tmp) / "base", log, train, cfg.default_model)
         tokenizer = load_tokenizer(model)
         rows = step_rows(
             PromptBuilder(tokenizer, cfg.prompt),

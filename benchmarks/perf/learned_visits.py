@@ -94,7 +94,7 @@ def _model(config: Config, root: Path) -> tuple[Path, PromptConfig, SamplingConf
     if config.model:
         return Path(config.model), shop.prompt, shop.sampling
     from rewardgym.agents.llm.model import create_default_model
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     sessions = shop.default_model.tokenizer_sessions

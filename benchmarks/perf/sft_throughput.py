@@ -71,7 +71,7 @@ def run(
     from rewardgym.agents.llm.model import create_default_model, load_tokenizer
     from rewardgym.agents.llm.sft import train_sft
     from rewardgym.benchmarks.shop.data import SuiteData
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     cfg = preset("quick")
     data = SuiteData(
@@ -82,11 +82,11 @@ def run(
     )
     totals = {arm: {"seconds": 0.0, "examples": 0.0} for arm in arms}
     with TemporaryDirectory() as tmp:
-        store, train = resolve_sessions(None, "train")
+        log, train = resolve_sessions(None, "train")
         held = set(data.positions("validation"))
         model = create_default_model(
             Path(tmp) / "base",
-            store,
+            log,
             [s for k, s in enumerate(train) if k not in held],
             cfg.default_model,
         )

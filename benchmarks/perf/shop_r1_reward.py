@@ -29,9 +29,9 @@ import tyro
 
 import rewardgym  # noqa: F401
 from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
-from rewardgym.envs.shopping.data import default_session_log
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.envs.shopping.session_sources import default_session_log
 from rewardgym.wrappers.rouge import RougeFn, clear_rouge_cache, rouge_l, rouge_tokenize
 from rewardgym.wrappers.shop_r1 import ShopR1Config, shop_r1_reward
 

@@ -130,6 +130,10 @@ class BenchConfig:
             if not getattr(self, name):
                 raise ValueError(f"BenchConfig.{name} is empty: give at least one value")
 
+    def replace(self, **changes: object) -> BenchConfig:
+        """A copy with top-level fields changed (and checked), as ``EmbodiedBenchConfig.replace``."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
 
 def _quick() -> BenchConfig:
     return BenchConfig(
@@ -342,11 +346,6 @@ def preset(name: str) -> BenchConfig:
     return PRESETS[name]
 
 
-def replace(config: BenchConfig, **changes: object) -> BenchConfig:
-    """A copy of ``config`` with top-level fields changed (a typed ``dataclasses.replace``)."""
-    return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
-
-
 __all__ = [
     "CONSTRAINED_SUFFIX",
     "PRESETS",
@@ -354,5 +353,4 @@ __all__ = [
     "PresetName",
     "constrained_name",
     "preset",
-    "replace",
 ]

@@ -49,7 +49,8 @@ from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 from rewardgym.wrappers.shop_r1 import RewardTerms
 
 if TYPE_CHECKING:
-    from rewardgym.benchmarks.shop.suite import Method, Suite
+    from rewardgym.benchmarks.shop.plan import Method
+    from rewardgym.benchmarks.shop.suite import Suite
 
 BASELINES = (
     "baseline/frequency",

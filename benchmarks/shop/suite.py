@@ -2,8 +2,9 @@
 
 Reads top to bottom: resolve the base model (the default model built per seed, or a named or
 local pretrained one); read train / validation / test rows once per tokenizer
-(:mod:`~rewardgym.benchmarks.shop.data`); per training seed, one SFT cold start shared by every
-SFT row, then one GRPO run per RL row with the Shop-R1 reward config that row holds (the
+(:mod:`~rewardgym.benchmarks.shop.data`); plan the rows once
+(:mod:`~rewardgym.benchmarks.shop.plan`: the models each needs, and where each lives); per
+training seed, one SFT cold start shared by every SFT row, then one GRPO run per RL row with the Shop-R1 reward config that row holds (the
 preset's ``reward`` as it is or changed by the registered name the row picks,
 :data:`~rewardgym.wrappers.shop_r1.REWARDS`); the first seed's
 SFT model chooses the evaluation temperature on the validation split; every model is scored on
@@ -41,83 +42,37 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
-from rewardgym.agents.llm.config import AdvantageMode, Decoding, ModelKind, PromptConfig
+from rewardgym.agents.llm.config import Decoding, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
+from rewardgym.benchmarks.shop.plan import (
+    BASE,
+    Method,
+    Plan,
+    TaskKey,
+    TrainingTask,
+    methods,
+    model_dir,
+    plan_rows,
+    run_dir,
+)
 from rewardgym.bounds import undefined_as_null
-from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
-from rewardgym.wrappers.shop_r1 import ShopR1Config, ShopR1Reward, reward_config
+from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
-
-
-@dataclass(frozen=True)
-class Method:
-    """One row of the suite: where training starts, which reward, which context, which temperature."""
-
-    method: str
-    start: str
-    """``base`` (the untrained model), ``sft`` (the cold start) or another method's name."""
-    reward: ShopR1Config | None = None
-    """The Shop-R1 reward its GRPO run trains with, every weight; None: no GRPO."""
-    context: ContextMode | None = None
-    """None: the preset's context mode."""
-    temperature: float | None = None
-    """Evaluation temperature; None: the one chosen on the validation split."""
-    main: bool = False
-    """A main row: every training seed, every main test session."""
-    advantages: AdvantageMode = "summed"
-    persona: bool = False
-    """Prompts open with the shopper's persona (its own SFT cold start)."""
-
-
-def sft_key(prompt: PromptConfig) -> str:
-    """The name of the SFT cold start trained on ``prompt``'s rows: its context, and its persona."""
-    return f"sft-{prompt.context}" + ("-persona" if prompt.persona else "")
-
-
-def methods(config: BenchConfig) -> list[Method]:
-    """Every model row of the suite in table order (the baselines come on top of these).
-
-    A GRPO row's reward is ``config.reward`` changed as the registered name it picks says
-    (:func:`~rewardgym.wrappers.shop_r1.reward_config`), so a weight set in the config reaches
-    every row whose name leaves that weight alone.
-    """
-
-    def reward(name: str) -> ShopR1Config:
-        return reward_config(name, config.reward)
-
-    full = reward("full")
-    rows = [
-        Method("zero-shot", "base", main=True),
-        Method("rl-binary", "base", reward("binary"), main=True),
-        Method("sft", "sft", main=True),
-        Method("sft+rl-binary", "sft", reward("binary"), main=True),
-        Method("shop-r1", "sft", full, main=True),
-        Method("shop-r1/no-sft", "base", full),
-        Method("shop-r1/no-format", "sft", reward("no-format")),
-        Method("shop-r1/no-rationale", "sft", reward("no-rationale")),
-        Method("shop-r1/no-dars", "sft", reward("no-dars")),
-        Method("shop-r1/binary-action", "sft", reward("binary-action")),
-        Method("shop-r1/gdpo", "sft", full, advantages="per-term"),
-        Method("shop-r1/kang", "sft", reward("kang")),
-        Method("shop-r1/latest-context", "sft", full, context="latest"),
-        Method("sft/persona", "sft", persona=True),
-    ]
-    rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
-    return rows
 
 
 def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
     """Refuse an ``only`` selection that names no row of ``config``, or leaves out a row's start.
 
     ``ValueError`` names the option, the unknown values and every valid choice, so a typo
-    stops the suite before any work instead of writing empty tables.
+    stops the suite before any work instead of writing empty tables; a row whose start is
+    missing is refused by the plan (:func:`~rewardgym.benchmarks.shop.plan.plan_rows`).
     """
     from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
     from rewardgym.benchmarks.shop.report import BASELINES
@@ -134,10 +89,7 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
             f"--only {' '.join(unknown)}: no such row of bench shop ({config.name}); "
             f"choose from {', '.join(choices)}"
         )
-    for name in only:
-        start = rows[name].start if name in rows else "base"
-        if start not in ("base", "sft") and start not in only:
-            raise ValueError(f"--only {name} starts from row {start!r}: add {start} to --only")
+    plan_rows(config, [m for m in rows.values() if m.method in only])
 
 
 def wrapper_for(method: Method) -> WrapperFactory:
@@ -192,15 +144,15 @@ class Suite:
 
             return resolve_model(self.config.model)
         from rewardgym.agents.llm.model import create_default_model
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-        path = self.out / "models" / f"seed{seed}" / "base"
+        path = model_dir(self.out, seed, BASE)
         if not (path / "config.json").is_file():
             start = time.perf_counter()
-            store, train = resolve_sessions(self.data.data, "train")
+            log, train = resolve_sessions(self.data.data, "train")
             held = set(self.data.positions("validation"))
             sessions = [s for k, s in enumerate(train) if k not in held]
-            create_default_model(path, store, sessions, self.config.default_model, seed=seed)
+            create_default_model(path, log, sessions, self.config.default_model, seed=seed)
             self.timed("base", time.perf_counter() - start)
         return path
 
@@ -213,16 +165,30 @@ class Suite:
         self.timed("prompts", time.perf_counter() - start)
         return rows
 
-    def sft(self, base: Path, seed: int, method: Method) -> Path:
+    def model(self, seed: int, name: str | None) -> Path:
+        """The model of task ``name`` for ``seed`` (None: the base model), where training leaves it."""
+        return self.base_model(seed) if name is None else model_dir(self.out, seed, name)
+
+    def train(self, task: TrainingTask) -> Path:
+        """Train ``task`` from the model of the task it starts from (already trained); its model's path.
+
+        A model already in place (an earlier run into the same ``out``) is reused.
+        """
+        start = self.model(task.seed, task.start)
+        if task.kind == "sft":
+            return self.sft(start, task)
+        return self.grpo(start, task)
+
+    def sft(self, base: Path, task: TrainingTask) -> Path:
         """The SFT cold start of this seed and context (trained once, reused by every row)."""
         from rewardgym.agents.llm.sft import train_sft
 
+        seed, method = task.seed, task.row
         prompt = self.prompt(method)
-        key = sft_key(prompt)
         context = prompt.context + (" + persona" if prompt.persona else "")
-        out = self.out / "models" / f"seed{seed}" / key
-        if (out / "model" / "config.json").is_file():
-            return out / "model"
+        out = run_dir(self.out, seed, task.name)
+        if (model_dir(self.out, seed, task.name) / "config.json").is_file():
+            return model_dir(self.out, seed, task.name)
         cfg = replace(self.config.sft, seed=seed)
         rows = sample_rows(self.rows(base, method, "train", None), cfg.max_examples, seed)
         self.console.print(f"[bold]SFT[/] seed {seed}, {context} context: {len(rows)} examples")
@@ -237,24 +203,25 @@ class Suite:
             run=f"row 'sft' (seed {seed}, {context} context)",
         )
         self.timed("sft", result.seconds)
-        self.losses[f"sft/seed{seed}/{key.removeprefix('sft-')}"] = result.losses
+        self.losses[f"sft/seed{seed}/{task.name.removeprefix('sft-')}"] = result.losses
         self.console.print(
             f"  loss {result.first_loss:.3f} -> {result.last_loss:.3f} over {result.steps} "
             f"steps in {result.seconds:.0f} s"
         )
         return result.path
 
-    def grpo(self, start: Path, method: Method, seed: int) -> Path:
+    def grpo(self, start: Path, task: TrainingTask) -> Path:
         """GRPO from ``start`` with the row's wrapper; returns the trained model's path."""
         import json
 
         from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
 
-        out = self.out / "models" / f"seed{seed}" / method.method.replace("/", "__")
+        seed, method = task.seed, task.row
+        out = run_dir(self.out, seed, task.name)
         logs = out / "log_history.json"
-        if (out / "model" / "config.json").is_file() and logs.is_file():
+        if (model_dir(self.out, seed, task.name) / "config.json").is_file() and logs.is_file():
             self.grpo_logs.setdefault(method.method, []).append(json.loads(logs.read_text()))
-            return out / "model"
+            return model_dir(self.out, seed, task.name)
         cfg = replace(self.config.grpo, seed=seed, advantages=method.advantages)
         rows = sample_rows(self.rows(start, method, "train", None), cfg.max_examples, seed)
         # The reward reads info["truth"], not the context: the replay env renders the latest page
@@ -372,11 +339,11 @@ class Suite:
         from rewardgym.agents.baselines.shop import default_baselines
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         start = time.perf_counter()
-        store, train = resolve_sessions(self.data.data, "train")
-        fitted = [store.session(train[k]) for k in self.data.positions("train")]
+        log, train = resolve_sessions(self.data.data, "train")
+        fitted = [log.session(train[k]) for k in self.data.positions("train")]
         env = make_env(self.data.data, "test", {"context": "latest"})
         sessions = self.data.positions("test", self.config.eval_sessions)
         for agent in default_baselines(fitted):
@@ -400,7 +367,7 @@ class Suite:
         """Score the synthetic shopper's own argmax and one fresh draw on the baselines' test steps."""
         from rewardgym.agents.baselines.shopper_reference import reference_records
         from rewardgym.agents.evaluation.shopping import protocol_metrics
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         if self.data.data is not None:
             self.reference_skipped = (
@@ -409,9 +376,9 @@ class Suite:
             )
             return
         start = time.perf_counter()
-        store, test = resolve_sessions(None, "test")
+        log, test = resolve_sessions(None, "test")
         positions = self.data.positions("test", self.config.eval_sessions)
-        sessions = [store.session(test[p]) for p in positions]
+        sessions = [log.session(test[p]) for p in positions]
         found = reference_records(sessions, positions, resamples=self.config.reference_resamples)
         for name, records in found.by_row().items():
             self.records[name] = [records]
@@ -420,85 +387,22 @@ class Suite:
         self.timed("references", time.perf_counter() - start)
 
 
-def _run_rows(suite: Suite, wanted: list[Method]) -> None:
-    config = suite.config
-    main_seeds = config.seeds
-    ablation_seeds = config.ablation_seeds if config.ablation_seeds is not None else main_seeds
-    for seed in dict.fromkeys((*main_seeds, *ablation_seeds)):
-        base = suite.base_model(seed)
-        trained: dict[str, Path] = {"base": base}
-        for method in wanted:
-            if seed not in (main_seeds if method.main else ablation_seeds):
-                continue
-            start = method.start
-            if start == "sft":
-                sft_row = method if config.separate_latest_sft else replace(method, context=None)
-                key = sft_key(suite.prompt(sft_row))
-                if key not in trained:
-                    trained[key] = suite.sft(base, seed, sft_row)
-                    if seed == main_seeds[0] and suite.choice is None:
-                        suite.choose_temperature(trained[key], sft_row)
-                start = key
-            if start not in trained:
-                raise ValueError(f"row {method.method!r} needs {start!r}; keep it in `only`")
-            path = trained[start]
-            if method.reward is not None:
-                path = suite.grpo(path, method, seed)
-            trained[method.method] = path
-            suite.evaluate(path, method, seed)
+def _run_rows(suite: Suite, plan: Plan) -> None:
+    """Score every planned row in table order, training each model it needs just before (or reusing it).
 
-
-def _sft_row(config: BenchConfig, method: Method) -> Method:
-    """The row whose context names the SFT cold start ``method`` starts from."""
-    return method if config.separate_latest_sft else replace(method, context=None)
-
-
-def _trained(suite: Suite, seed: int, method: Method) -> Path:
-    """The model of ``method`` for ``seed``, training it (and any start not yet trained) first."""
-    config = suite.config
-    base = suite.base_model(seed)
-    if method.start == "base":
-        start = base
-    elif method.start == "sft":
-        start = suite.sft(base, seed, _sft_row(config, method))
-    else:
-        start = _trained(suite, seed, {m.method: m for m in methods(config)}[method.start])
-    return suite.grpo(start, method, seed) if method.reward is not None else start
-
-
-TaskKey = tuple[int, str]
-"""A training task: (seed, ``sft-<context>`` or the GRPO row's name)."""
-
-
-def training_tasks(
-    suite: Suite, wanted: Sequence[Method]
-) -> dict[TaskKey, tuple[Method, TaskKey | None]]:
-    """Every model the rows need, each with the task that must finish first (None: the base model).
-
-    An SFT task's method is the row that names its context; a GRPO row's is the row itself.
+    The first seed's first SFT cold start chooses the evaluation temperature on the validation
+    split, so the rows scored after it use the chosen one.
     """
-    config = suite.config
-    main_seeds = config.seeds
-    ablation_seeds = config.ablation_seeds if config.ablation_seeds is not None else main_seeds
-    tasks: dict[TaskKey, tuple[Method, TaskKey | None]] = {}
-    for seed in dict.fromkeys((*main_seeds, *ablation_seeds)):
-        needs: dict[str, TaskKey | None] = {"base": None}
-        for method in wanted:
-            if seed not in (main_seeds if method.main else ablation_seeds):
-                continue
-            start = method.start
-            if start == "sft":
-                row = _sft_row(config, method)
-                key: TaskKey = (seed, sft_key(suite.prompt(row)))
-                tasks.setdefault(key, (row, None))
-                needs[start] = key
-            if start not in needs:
-                raise ValueError(f"row {method.method!r} needs {start!r}; keep it in `only`")
-            needs[method.method] = needs[start]
-            if method.reward is not None:
-                tasks[(seed, method.method)] = (method, needs[start])
-                needs[method.method] = (seed, method.method)
-    return tasks
+    for seed in plan.seeds:
+        trained: dict[str | None, Path] = {None: suite.base_model(seed)}
+        for scoring in (s for s in plan.scorings if s.seed == seed):
+            for task in plan.chain(seed, scoring.model):
+                if task.name in trained:
+                    continue
+                trained[task.name] = suite.train(task)
+                if task.kind == "sft" and seed == suite.config.seeds[0] and suite.choice is None:
+                    suite.choose_temperature(trained[task.name], task.row)
+            suite.evaluate(trained[scoring.model], scoring.row, seed)
 
 
 _WORKER: list[Suite] = []
@@ -512,17 +416,17 @@ def _start_worker(config: BenchConfig, out: Path, data: DataArg) -> None:
     _WORKER.append(Suite(config, out, data, progress=False))
 
 
-def _train_in_worker(seed: int, method: Method) -> dict[str, Any]:
+def _train_in_worker(task: TrainingTask) -> dict[str, Any]:
     suite = _WORKER[0]
     suite.timings, suite.losses = {}, {}
-    _trained(suite, seed, method)
+    suite.train(task)
     return {"timings": suite.timings, "losses": suite.losses}
 
 
-def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
-    """Train every model of the run in ``train_workers`` spawned processes, one torch thread each.
+def train_in_workers(suite: Suite, plan: Plan) -> None:
+    """Train every task of ``plan`` in ``train_workers`` spawned processes, one torch thread each.
 
-    A task starts once the model it starts from is trained, SFT cold starts first (they unblock
+    A task starts once the task it starts from is trained, SFT cold starts first (they unblock
     the most); the models land where :class:`Suite` looks for them, so the evaluation that
     follows reuses them. Phase times are summed over the workers; ``train_wall`` is the wall time.
     """
@@ -531,18 +435,18 @@ def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
 
     from rewardgym.envs.shopping.session_log import SessionLog
 
-    tasks = training_tasks(suite, wanted)
-    if not tasks:
+    if not plan.tasks:
         return
     wall = time.perf_counter()
-    for seed in dict.fromkeys(seed for seed, _ in tasks):
+    for seed in dict.fromkeys(task.seed for task in plan.tasks):
         suite.base_model(seed)  # built here once: no two workers write the same folder
     data = suite.data.data
     data = data.path if isinstance(data, SessionLog) else data
-    workers = min(suite.config.train_workers, len(tasks))
-    pending, done = dict(tasks), set()
+    workers = min(suite.config.train_workers, len(plan.tasks))
+    pending = list(plan.tasks)
+    done: set[TaskKey] = set()
     running: dict[Future[dict[str, Any]], TaskKey] = {}
-    suite.console.print(f"[bold]training[/] {len(tasks)} models in {workers} processes")
+    suite.console.print(f"[bold]training[/] {len(plan.tasks)} models in {workers} processes")
     with ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
@@ -550,13 +454,14 @@ def train_in_workers(suite: Suite, wanted: Sequence[Method]) -> None:
         initargs=(suite.config, suite.out, data),
     ) as pool:
         while pending or running:
-            ready = [k for k, (_, need) in pending.items() if need is None or need in done]
-            ready.sort(key=lambda k: not k[1].startswith("sft-"))
-            for key in ready[: workers - len(running)]:
-                method, _ = pending.pop(key)
-                running[pool.submit(_train_in_worker, key[0], method)] = key
+            ready = [t for t in pending if t.start is None or (t.seed, t.start) in done]
+            ready.sort(key=lambda t: t.kind != "sft")
+            for task in ready[: workers - len(running)]:
+                pending.remove(task)
+                running[pool.submit(_train_in_worker, task)] = task.key
             if not running:  # cannot happen: every task's start is an earlier task
-                raise RuntimeError(f"training tasks {sorted(pending)} wait on nothing that runs")
+                keys = sorted(t.key for t in pending)
+                raise RuntimeError(f"training tasks {keys} wait on nothing that runs")
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 result = future.result()
@@ -579,8 +484,10 @@ def run_bench_shop(
 ) -> dict[str, Any]:
     """Run the suite (a config or a preset name), write results under ``out``, return results.json.
 
-    ``only`` is checked (:func:`check_only`) and ``out`` claimed (a directory of the user's
-    is refused; an earlier ``bench shop`` output needs ``overwrite``) before any work.
+    ``only`` is checked (:func:`check_only`) and planned
+    (:func:`~rewardgym.benchmarks.shop.plan.plan_rows`), and ``out`` claimed (a directory of
+    the user's is refused; an earlier ``bench shop`` output needs ``overwrite``) before any
+    work.
     """
     from rewardgym.agents.llm.model import local_model_dir
     from rewardgym.benchmarks.shop.report import write_report
@@ -591,25 +498,26 @@ def run_bench_shop(
     if only is None and config.rows is not None:
         only = list(config.rows)
     check_only(config, only)
+    wanted = [m for m in methods(config) if only is None or m.method in only]
+    plan = plan_rows(config, wanted)
     if config.model is not None and not is_pretrained(config.model):
         local_model_dir(config.model)  # a missing --model fails now, not after the baselines
     out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
     suite = Suite(config, out, data, progress)
-    wanted = [m for m in methods(config) if only is None or m.method in only]
     if config.baselines and (
         only is None or any(o.startswith(("baseline/", "reference/")) for o in only)
     ):
         suite.baselines()
         suite.references()
     if config.train_workers > 1:
-        train_in_workers(suite, wanted)
-    _run_rows(suite, wanted)
+        train_in_workers(suite, plan)
+    _run_rows(suite, plan)
     coverage = {}
     if wanted:
         from rewardgym.agents.llm.model import load_tokenizer
 
         base = suite.base_model(config.seeds[0])
-        test_rows = suite.rows(base, Method("coverage", "base"), "test", config.eval_sessions)
+        test_rows = suite.rows(base, Method("coverage", BASE), "test", config.eval_sessions)
         coverage = prompt_coverage(test_rows, load_tokenizer(base), config.sampling.max_new_tokens)
     suite.timed("total", time.perf_counter() - wall)
     results = write_report(suite, wanted, coverage)
@@ -669,8 +577,6 @@ __all__ = [
     "check_only",
     "methods",
     "run_bench_shop",
-    "sft_key",
     "train_in_workers",
-    "training_tasks",
     "wrapper_for",
 ]

@@ -186,14 +186,14 @@ class Sweep:
 
             return resolve_model(config.model)
         from rewardgym.agents.llm.model import create_default_model
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         path = self.out / "bases" / _key((config.default_model, self.args.seed))
         if not (path / "config.json").is_file():
-            store, train = resolve_sessions(data.data, "train")
+            log, train = resolve_sessions(data.data, "train")
             held = set(data.positions("validation"))
             sessions = [s for k, s in enumerate(train) if k not in held]
-            create_default_model(path, store, sessions, config.default_model, seed=self.args.seed)
+            create_default_model(path, log, sessions, config.default_model, seed=self.args.seed)
         return path
 
     def folder(self, name: str) -> Path:
@@ -303,11 +303,11 @@ class Sweep:
         from rewardgym.agents.baselines.shop import FrequencyAgent
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         data = self.data(config)
-        store, train = resolve_sessions(data.data, "train")
-        agent = FrequencyAgent().fit([store.session(train[k]) for k in data.positions("train")])
+        log, train = resolve_sessions(data.data, "train")
+        agent = FrequencyAgent().fit([log.session(train[k]) for k in data.positions("train")])
         env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
         result = evaluate_policy(
             lambda batch: [agent.act(obs) for obs in batch],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rewardgym.envs.shopping.context import build_context
-from rewardgym.envs.shopping.data import default_session_log, resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl, load_opera, load_parquet
 from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
 from rewardgym.envs.shopping.parsing import ParsedOutput, format_output, parse_output
@@ -17,6 +16,7 @@ from rewardgym.envs.shopping.schema import (
     normalize_text,
 )
 from rewardgym.envs.shopping.session_log import SessionLog, write_session_log
+from rewardgym.envs.shopping.session_sources import default_session_log, resolve_sessions
 
 __all__ = [
     "ACTION_TYPES",

@@ -30,7 +30,7 @@ class DataShop:
         """Build the session log and print what it took."""
         from rich.console import Console
 
-        from rewardgym.envs.shopping.data import build_synthetic_log
+        from rewardgym.envs.shopping.session_sources import build_synthetic_log
 
         if self.shopper.sessions <= 0:
             raise UserError(f"--sessions must be positive, got {self.shopper.sessions}")

@@ -18,11 +18,11 @@ from rewardgym.envs.shopping.context import (
     build_context,
     check_context_limits,
 )
-from rewardgym.envs.shopping.data import DEFAULT_TEST_FRACTION, Split, resolve_sessions
 from rewardgym.envs.shopping.element_ids import resolve_ids
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopStep, actions_match
 from rewardgym.envs.shopping.session_log import SessionLog
+from rewardgym.envs.shopping.session_sources import DEFAULT_TEST_FRACTION, Split, resolve_sessions
 from rewardgym.envs.shopping.spaces import (
     action_space,
     session_observation,

@@ -110,7 +110,7 @@ def test_python_configs_refuse_unknown_names() -> None:
     from rewardgym.agents.simulation.commands import SimulateAB
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
     from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig
-    from rewardgym.benchmarks.shop.config import preset, replace
+    from rewardgym.benchmarks.shop.config import preset
     from rewardgym.benchmarks.shop.suite import check_only
 
     with pytest.raises(ValueError, match=r"variants.*'bogus'.*price-up-20"):
@@ -123,7 +123,7 @@ def test_python_configs_refuse_unknown_names() -> None:
         check_only(preset("tiny"), [])
     with pytest.raises(ValueError, match=r"quality_judges.*'hf:'"):
         EmbodiedBenchConfig(quality_judges=("hf:",))
-    no_baselines = replace(preset("tiny"), baselines=False)
+    no_baselines = preset("tiny").replace(baselines=False)
     with pytest.raises(ValueError, match="baseline/frequency"):
         check_only(no_baselines, ["baseline/frequency"])  # the preset scores no baselines
     check_only(preset("tiny"), ["zero-shot", "shop-r1", "shop-r1/temp-1"])

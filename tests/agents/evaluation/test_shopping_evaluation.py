@@ -36,7 +36,7 @@ def _records(sessions: int, rng: np.random.Generator, p_correct: float) -> list[
 
 
 def test_scoring_outputs_equals_stepping_the_env(tmp_path: Path) -> None:
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     store = build_synthetic_log(

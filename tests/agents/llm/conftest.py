@@ -22,7 +22,7 @@ def llm_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def shop_store(llm_home: Path) -> Path:
     """A 60-session synthetic corpus (train and test splits), built once."""
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     path = llm_home / "store"
@@ -42,11 +42,11 @@ def tiny_config():
 def tiny_model(shop_store: Path, tiny_config, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default model at the tiny size, tokenizer trained on the store's training sessions."""
     from rewardgym.agents.llm.model import create_default_model
-    from rewardgym.envs.shopping.data import resolve_sessions
+    from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-    store, train = resolve_sessions(shop_store, "train")
+    log, train = resolve_sessions(shop_store, "train")
     return create_default_model(
-        tmp_path_factory.mktemp("tiny-model") / "base", store, train, tiny_config.default_model
+        tmp_path_factory.mktemp("tiny-model") / "base", log, train, tiny_config.default_model
     )
 
 

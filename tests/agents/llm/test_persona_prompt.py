@@ -6,7 +6,7 @@ from rewardgym.agents.llm.config import PromptConfig
 from rewardgym.agents.llm.dataset import step_rows
 from rewardgym.agents.llm.prompt import build_prompt, env_kwargs
 from rewardgym.agents.simulation.policies import LLMSimPolicy
-from rewardgym.envs.shopping.data import resolve_sessions
+from rewardgym.envs.shopping.session_sources import resolve_sessions
 
 
 def _prompt(observation: dict) -> str:

@@ -11,20 +11,20 @@ import pytest
 from rewardgym.agents.llm.model import load_model, load_tokenizer
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, train_tokenizer
-from rewardgym.envs.shopping.data import resolve_sessions
+from rewardgym.envs.shopping.session_sources import resolve_sessions
 from rewardgym.tokenizer_io import MARK, RewrittenTokenizerFolder
 
 
 @pytest.fixture(scope="module")
 def trained_and_texts(shop_store: Path, tiny_config):
     """The tokenizer ``create_default_model`` trains, rebuilt in memory, and the corpus strings."""
-    store, train = resolve_sessions(shop_store, "train")
+    log, train = resolve_sessions(shop_store, "train")
     sessions = list(train)[: tiny_config.default_model.tokenizer_sessions]
     frame = [build_prompt("")]
     trained = train_tokenizer(
-        corpus_texts(store, sessions, frame=frame), tiny_config.default_model.vocab_size
+        corpus_texts(log, sessions, frame=frame), tiny_config.default_model.vocab_size
     )
-    texts = list(dict.fromkeys(corpus_texts(store, list(train), frame=frame)))
+    texts = list(dict.fromkeys(corpus_texts(log, list(train), frame=frame)))
     return trained, texts
 
 

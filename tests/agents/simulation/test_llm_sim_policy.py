@@ -30,7 +30,7 @@ from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from rewardgym.agents.llm.model import create_default_model
     from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     root = tmp_path_factory.mktemp("sim-llm")

@@ -12,7 +12,7 @@ import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.repro import table_digests
-from rewardgym.benchmarks.shop.config import PRESETS, preset, replace
+from rewardgym.benchmarks.shop.config import PRESETS, preset
 from rewardgym.benchmarks.shop.report import build_rows, render_tables
 from rewardgym.benchmarks.shop.suite import methods, run_bench_shop, wrapper_for
 from rewardgym.cli import build
@@ -63,7 +63,7 @@ def _row_reward(config_rows: dict, row: str, session: int = 0) -> float:
 
 def test_a_preset_sets_a_shop_r1_weight_and_it_reaches_each_rows_reward() -> None:
     paper = {m.method: m for m in methods(preset("tiny"))}
-    config = replace(preset("tiny"), reward=ShopR1Config(dars=10.0))
+    config = preset("tiny").replace(reward=ShopR1Config(dars=10.0))
     rows = {m.method: m for m in methods(config)}
     for name in ("shop-r1", "shop-r1/no-format", "shop-r1/gdpo", "shop-r1/kang", "rl-binary"):
         assert rows[name].reward == dataclasses.replace(paper[name].reward, dars=10.0), name
@@ -106,7 +106,7 @@ def test_rows_pool_runs_and_tables_show_intervals() -> None:
 
 def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     os.environ["REWARDGYM_HOME"] = str(tmp_path / "home")
-    from rewardgym.envs.shopping.data import build_synthetic_log
+    from rewardgym.envs.shopping.session_sources import build_synthetic_log
     from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
 
     store = build_synthetic_log(
@@ -121,7 +121,7 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
         "sft/persona",
         "shop-r1/temp-1",
     ]
-    config = replace(preset("tiny"), baselines=True, reward=ShopR1Config(dars=10.0))
+    config = preset("tiny").replace(baselines=True, reward=ShopR1Config(dars=10.0))
     results = run_bench_shop(config, tmp_path / "out", data=store, only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     names = [r["method"] for r in saved["rows"]]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from rewardgym.benchmarks.shop.config import preset, replace
-from rewardgym.benchmarks.shop.suite import Suite, methods, run_bench_shop, training_tasks
+from rewardgym.benchmarks.shop.config import preset
+from rewardgym.benchmarks.shop.plan import methods, plan_rows
+from rewardgym.benchmarks.shop.suite import run_bench_shop
 
 
 def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
@@ -17,31 +19,30 @@ def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
     assert cpu.train_workers == 2 and quick.train_workers == 2
     assert cpu.default_model == quick.default_model
     # every training row at lr 1e-3, as the validation sweeps chose
-    assert cpu.sft == replace(quick.sft, max_examples=None, learning_rate=1e-3)
+    assert cpu.sft == dataclasses.replace(quick.sft, max_examples=None, learning_rate=1e-3)
     completions = cpu.grpo.steps * cpu.grpo.prompts_per_step * cpu.grpo.num_generations
     assert completions >= 10 * quick.grpo.steps * quick.grpo.prompts_per_step * 6
     assert cpu.eval_sessions is not None and quick.eval_sessions is not None
     assert cpu.eval_sessions > quick.eval_sessions
 
 
-def test_training_tasks_wait_for_their_start_and_cover_every_trained_model(tmp_path: Path) -> None:
+def test_the_plan_waits_for_each_start_and_covers_every_trained_model() -> None:
     config = preset("cpu")
-    suite = Suite(config, tmp_path, None, progress=False)
-    tasks = training_tasks(suite, methods(config))
-    assert tasks[(0, "sft-compact")] == (tasks[(0, "sft-compact")][0], None)
-    assert tasks[(1, "shop-r1")][1] == (1, "sft-compact")
-    assert tasks[(0, "shop-r1/no-sft")][1] is None and tasks[(1, "rl-binary")][1] is None
+    tasks = {task.key: task for task in plan_rows(config, methods(config)).tasks}
+    assert tasks[(0, "sft-compact")].start is None and tasks[(0, "sft-compact")].kind == "sft"
+    assert tasks[(1, "shop-r1")].start == "sft-compact"
+    assert tasks[(0, "shop-r1/no-sft")].start is None and tasks[(1, "rl-binary")].start is None
     assert (1, "shop-r1/gdpo") not in tasks  # ablations train on seed 0 only
     # sft/persona trains its own cold start, on seed 0 as the ablations do
-    assert tasks[(0, "sft-compact-persona")][0].method == "sft/persona"
+    assert tasks[(0, "sft-compact-persona")].row.method == "sft/persona"
     assert (1, "sft-compact-persona") not in tasks
-    grpo = [k for k in tasks if not k[1].startswith("sft-")]
+    grpo = [k for k, task in tasks.items() if task.kind == "grpo"]
     assert len(grpo) == 3 * 2 + 8 and len(tasks) == len(grpo) + 3
 
 
 @pytest.mark.slow  # two spawned workers import torch and TRL: about 45 s on a loaded machine
 def test_two_seeds_train_in_two_processes_and_are_scored_after(tmp_path: Path) -> None:
-    config = replace(preset("tiny"), seeds=(0, 1), train_workers=2, split_test_across_seeds=True)
+    config = preset("tiny").replace(seeds=(0, 1), train_workers=2, split_test_across_seeds=True)
     only = ["sft", "sft+rl-binary"]
     run_bench_shop(config, tmp_path / "out", only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())

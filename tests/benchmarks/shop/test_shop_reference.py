@@ -13,7 +13,7 @@ from rewardgym.agents.baselines.shopper_reference import (
     synthetic_index,
 )
 from rewardgym.agents.evaluation.shopping import protocol_metrics
-from rewardgym.benchmarks.shop.config import preset, replace
+from rewardgym.benchmarks.shop.config import preset
 from rewardgym.benchmarks.shop.suite import run_bench_shop
 from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig, make_session
 
@@ -46,7 +46,7 @@ def test_a_corpus_of_other_settings_is_refused_naming_the_session() -> None:
 
 
 def test_a_tiny_run_on_the_embedded_corpus_prints_the_reference_rows(tmp_path: Path) -> None:
-    config = replace(preset("tiny"), reference_resamples=40)
+    config = preset("tiny").replace(reference_resamples=40)
     only = ["baseline/frequency", "sft", "shop-r1"]
     results = run_bench_shop(config, tmp_path / "out", only=only, progress=False)
     saved = json.loads((tmp_path / "out" / "results.json").read_text())

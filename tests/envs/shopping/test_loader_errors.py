@@ -19,10 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
-from rewardgym.envs.shopping.data import resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl, load_parquet
 from rewardgym.envs.shopping.schema import DataValidationError
 from rewardgym.envs.shopping.session_log import STEP_SCHEMA, write_session_log
+from rewardgym.envs.shopping.session_sources import resolve_sessions
 
 
 def _good_line(make_session: Callable[..., dict[str, Any]], sid: str = "ok") -> bytes:
@@ -101,11 +101,11 @@ def test_an_empty_split_names_the_users_file(
 ) -> None:
     path = tmp_path / "one.jsonl"
     path.write_bytes(_good_line(make_session, "s0"))
-    store, _ = resolve_sessions(path, "all")
+    log, _ = resolve_sessions(path, "all")
     empty = "test" if resolve_sessions(path, "train")[1] else "train"
     with pytest.raises(ValueError) as err:
         resolve_sessions(path, empty)  # type: ignore[arg-type]
-    assert str(path) in str(err.value) and str(store.path) not in str(err.value)
+    assert str(path) in str(err.value) and str(log.path) not in str(err.value)
 
 
 def _parquet_rows(jsonl: Path, tmp_path: Path) -> list[dict[str, Any]]:

@@ -10,23 +10,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from rewardgym.envs.shopping.data import in_test_split, resolve_sessions
 from rewardgym.envs.shopping.loaders import OperaReport, load_jsonl, load_opera, load_parquet
 from rewardgym.envs.shopping.schema import DataValidationError, ShopAction
 from rewardgym.envs.shopping.session_log import STEP_SCHEMA, SessionLog, write_session_log
+from rewardgym.envs.shopping.session_sources import in_test_split, resolve_sessions
 
 
-def test_jsonl_store_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
+def test_jsonl_session_log_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
     sessions = list(load_jsonl(jsonl_sessions))
     summary = write_session_log(sessions, tmp_path / "store")
     assert summary.sessions == 30 and summary.steps == sum(len(s) for s in sessions)
-    store = SessionLog(tmp_path / "store")
-    assert store.session(7) == sessions[7]
-    assert store.step(3, 1) == sessions[3].steps[1]
-    assert store.step(0, 2).meta == {"url": "/p/1"}
-    assert pickle.loads(pickle.dumps(store)).session(5) == sessions[5]
+    log = SessionLog(tmp_path / "store")
+    assert log.session(7) == sessions[7]
+    assert log.step(3, 1) == sessions[3].steps[1]
+    assert log.step(0, 2).meta == {"url": "/p/1"}
+    assert pickle.loads(pickle.dumps(log)).session(5) == sessions[5]
     with pytest.raises(IndexError, match="has 4 steps"):
-        store.step(0, 4)
+        log.step(0, 4)
 
 
 def test_parquet_round_trip(jsonl_sessions: Path, tmp_path: Path) -> None:
@@ -168,18 +168,18 @@ def test_opera_mapping_order_and_unknown(tmp_path: Path) -> None:
 
 def test_opera_dir_splits(tmp_path: Path, rewardgym_home: Path) -> None:
     _write_opera(tmp_path / "opera")
-    store, idx = resolve_sessions(tmp_path / "opera", "test")
-    assert len(idx) == 1 and store.session_ids == ["A"]
+    log, idx = resolve_sessions(tmp_path / "opera", "test")
+    assert len(idx) == 1 and log.session_ids == ["A"]
     with pytest.raises(DataValidationError, match="scroll"):
         resolve_sessions(tmp_path / "opera", "train")
 
 
 def test_hash_split_is_stable_and_disjoint(jsonl_sessions: Path, rewardgym_home: Path) -> None:
-    store, train = resolve_sessions(jsonl_sessions, "train")
+    log, train = resolve_sessions(jsonl_sessions, "train")
     _, test = resolve_sessions(jsonl_sessions, "test")
-    assert set(train).isdisjoint(test) and len(train) + len(test) == len(store)
+    assert set(train).isdisjoint(test) and len(train) + len(test) == len(log)
     assert test and train
     for i in test:
-        assert in_test_split(store.session_ids[i], test_fraction=0.2, split_seed=0)
+        assert in_test_split(log.session_ids[i], test_fraction=0.2, split_seed=0)
     # Converted once and cached by content.
     assert len(list((rewardgym_home / "shop" / "converted").iterdir())) == 1

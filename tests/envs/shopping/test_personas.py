@@ -12,7 +12,6 @@ import pytest
 
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.context import approx_token_count, build_context
-from rewardgym.envs.shopping.data import default_session_log, resolve_sessions
 from rewardgym.envs.shopping.loaders import (
     load_jsonl,
     load_opera,
@@ -26,6 +25,7 @@ from rewardgym.envs.shopping.session_log import (
     SessionLog,
     write_session_log,
 )
+from rewardgym.envs.shopping.session_sources import default_session_log, resolve_sessions
 from rewardgym.envs.shopping.synthetic import (
     SyntheticShopperConfig,
     intent_for_session,

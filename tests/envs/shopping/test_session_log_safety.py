@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from rewardgym.cli import main
-from rewardgym.envs.shopping.data import resolve_sessions
 from rewardgym.envs.shopping.loaders import load_jsonl
 from rewardgym.envs.shopping.session_log import SessionLog, SessionLogError, write_session_log
+from rewardgym.envs.shopping.session_sources import resolve_sessions
 from rewardgym.runtime import OWNER_FILE, TMP_PREFIX
 
 
@@ -108,15 +108,15 @@ def test_conversions_leave_no_temporary_folders(jsonl_sessions: Path, rewardgym_
     legacy.mkdir()
     (legacy / "steps.arrow").write_bytes(b"half")
     os.utime(legacy, (0, 0))
-    store, _ = resolve_sessions(jsonl_sessions, "all")
-    assert len(store) == 30
-    assert [p.name for p in converted.iterdir()] == [store.path.name]
+    log, _ = resolve_sessions(jsonl_sessions, "all")
+    assert len(log) == 30
+    assert [p.name for p in converted.iterdir()] == [log.path.name]
 
 
 def test_a_damaged_cache_entry_is_rebuilt(jsonl_sessions: Path, rewardgym_home: Path) -> None:
-    store, _ = resolve_sessions(jsonl_sessions, "all")
-    path = store.path
-    del store
+    log, _ = resolve_sessions(jsonl_sessions, "all")
+    path = log.path
+    del log
     (path / "steps.arrow").write_bytes(b"this is not an Arrow file")
     with pytest.raises(SessionLogError, match=str(path / "steps.arrow")):
         SessionLog(path)

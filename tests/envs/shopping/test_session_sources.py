@@ -7,19 +7,19 @@ from pathlib import Path
 import pytest
 
 from rewardgym.cli import main
-from rewardgym.envs.shopping import data as data_module
+from rewardgym.envs.shopping import session_sources
 from rewardgym.envs.shopping.session_log import SessionLog
 
 
 def test_default_store_is_built_once(rewardgym_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    first = data_module.default_session_log(sessions=12, seed=3)
+    first = session_sources.default_session_log(sessions=12, seed=3)
     assert len(first) == 12 and str(first.path).startswith(str(rewardgym_home))
 
     def fail(*args: object, **kwargs: object) -> SessionLog:
         raise AssertionError("the cached store must be reused")
 
-    monkeypatch.setattr(data_module, "build_synthetic_log", fail)
-    again = data_module.default_session_log(sessions=12, seed=3)
+    monkeypatch.setattr(session_sources, "build_synthetic_log", fail)
+    again = session_sources.default_session_log(sessions=12, seed=3)
     assert again.session_ids == first.session_ids
 
 
@@ -38,6 +38,6 @@ def test_data_shop_rejects_bad_count(tmp_path: Path) -> None:
 
 def test_missing_data_path_is_clear(rewardgym_home: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no such file"):
-        data_module.resolve_sessions("/nonexistent/sessions.jsonl")
+        session_sources.resolve_sessions("/nonexistent/sessions.jsonl")
     with pytest.raises(ValueError, match=r"expected a \.jsonl or \.parquet"):
-        data_module.resolve_sessions(__file__)
+        session_sources.resolve_sessions(__file__)
