@@ -58,6 +58,14 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "rewardgym.agents.offline.commands:TrainOffline",
         "Train CQL, IQL or BC on a trajectory data set and save the agent.",
     ),
+    ("train", "sft"): Command(
+        "rewardgym.agents.llm.commands:TrainSFT",
+        "Fine-tune the LLM shopper policy on session logs (the default model unless given).",
+    ),
+    ("train", "grpo"): Command(
+        "rewardgym.agents.llm.commands:TrainGRPO",
+        "Train an LLM shopper policy with GRPO against a registered Shop-R1 reward.",
+    ),
     ("eval", "household"): Command(
         "rewardgym.agents.evaluation.commands:EvalHousehold",
         "Score a saved offline agent on the household env's splits, with 95% intervals.",
