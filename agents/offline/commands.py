@@ -35,9 +35,17 @@ class TrainingOptions(OfflineConfig):
 
 
 Algorithm = (
-    Annotated[CQLSettings, tyro.conf.subcommand("cql")]
-    | Annotated[IQLSettings, tyro.conf.subcommand("iql")]
-    | Annotated[BCSettings, tyro.conf.subcommand("bc")]
+    Annotated[
+        CQLSettings,
+        tyro.conf.subcommand("cql", description="Conservative Q-learning on Double DQN (COREN's)."),
+    ]
+    | Annotated[
+        IQLSettings, tyro.conf.subcommand("iql", description="Implicit Q-learning (discrete).")
+    ]
+    | Annotated[
+        BCSettings,
+        tyro.conf.subcommand("bc", description="Behaviour cloning (it reads no reward)."),
+    ]
 )
 """The algorithm subcommand: its name and its own settings."""
 
