@@ -35,7 +35,6 @@ import dataclasses
 import json
 import math
 import numbers
-import sys
 import types
 import typing
 from collections.abc import Iterator, Mapping
@@ -151,8 +150,9 @@ def numeric_fields(cls: type) -> tuple[tuple[str, Range | None], ...]:
 
 
 def _read_numeric_fields(cls: type) -> tuple[tuple[str, Range | None], ...]:
-    module = sys.modules.get(cls.__module__)
-    hints = typing.get_type_hints(cls, vars(module) if module else None, include_extras=True)
+    # Each class of the MRO resolves its annotations in its own module (a subclass in another
+    # module keeps its base's names), which get_type_hints does when no namespace is given.
+    hints = typing.get_type_hints(cls, include_extras=True)
     out = []
     for field in dataclasses.fields(cls):
         marker, numeric = _markers(hints.get(field.name, Any))

@@ -54,6 +54,22 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "rewardgym.wrappers.coren.commands:LabelCoren",
         "Relabel a trajectory data set with COREN's dense reward.",
     ),
+    ("train", "offline"): Command(
+        "rewardgym.agents.offline.commands:TrainOffline",
+        "Train CQL, IQL or BC on a trajectory data set and save the agent.",
+    ),
+    ("train", "sft"): Command(
+        "rewardgym.agents.llm.commands:TrainSFT",
+        "Fine-tune the LLM shopper policy on session logs (the default model unless given).",
+    ),
+    ("train", "grpo"): Command(
+        "rewardgym.agents.llm.commands:TrainGRPO",
+        "Train an LLM shopper policy with GRPO against a registered Shop-R1 reward.",
+    ),
+    ("eval", "household"): Command(
+        "rewardgym.agents.evaluation.commands:EvalHousehold",
+        "Score a saved offline agent on the household env's splits, with 95% intervals.",
+    ),
     ("bench", "shop"): Command(
         "rewardgym.benchmarks.shop.suite:BenchShop",
         "Shop-R1's tables: baselines, zero-shot, SFT, GRPO rows and ablations.",

@@ -82,6 +82,24 @@ ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
     ("ab-visits-0", ["simulate", "ab", "--out", "{new}", "--visits", "0"], ("visits=0",)),
     ("demo-out-file", ["demo", "--out", "{file}"], ("is a file",)),
     ("demo-out-mine", ["demo", "--out", "{mine}"], ("mine", "nothing there")),
+    # Issue 30 item 3: the commands that train and evaluate agents.
+    (
+        "train-offline-out-mine",
+        ["train", "offline", "--dataset", "{ds}", "--out", "{mine}"],
+        ("mine",),
+    ),
+    (
+        "eval-household-out-mine",
+        ["eval", "household", "--agent", "{ds}", "--out", "{mine}"],
+        ("mine",),
+    ),
+    ("train-sft-out-mine", ["train", "sft", "--out", "{mine}"], ("mine", "nothing there")),
+    ("train-sft-epochs-0", ["train", "sft", "--out", "{new}", "--epochs", "0"], ("epochs=0",)),
+    (
+        "train-grpo-reward-bogus",
+        ["train", "grpo", "--model", "{new}", "--out", "{new}", "--reward", "bogus"],
+        ("bogus", "no-dars"),
+    ),
 ]
 
 

@@ -26,6 +26,7 @@ from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES
 from rewardgym.envs.trajectories.config import EXPERT_MODES, RANDOM_ACTION_MODES
 from rewardgym.wrappers.coren.config import ABLATIONS
 from rewardgym.wrappers.judges.factory import JUDGE_SPECS
+from rewardgym.wrappers.shop_r1 import REWARDS as SHOP_R1_REWARDS
 
 SHOP_ROWS = [*BASELINES, *(m.method for m in methods(SHOP_PRESETS["quick"]))]
 # Every closed set an option takes: (command, option, the choices its help must name).
@@ -49,6 +50,7 @@ CLOSED_SETS: list[tuple[str, str, tuple[str, ...]]] = [
     ("bench fidelity", "--shop-rows", ("zero-shot", "sft", "shop-r1")),
     ("simulate ab", "--policy", ("shopper:K", *BASELINE_NAMES, "model folder")),
     ("simulate ab", "--store-b", VARIANT_NAMES),
+    ("train grpo", "--reward", tuple(SHOP_R1_REWARDS)),
 ]
 
 

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 DataArg = str | os.PathLike[str] | SessionLog | None
 SuiteSplit = Literal["train", "validation", "test"]
 
+VALIDATION_FRACTION = 0.1
+"""Default share of the env's training sessions held out as the validation split."""
+
 
 @dataclass(frozen=True)
 class StepRow:
@@ -179,6 +182,7 @@ def to_dataset(rows: list[StepRow]) -> Dataset:
 
 
 __all__ = [
+    "VALIDATION_FRACTION",
     "DataArg",
     "StepRow",
     "SuiteSplit",

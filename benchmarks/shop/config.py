@@ -26,6 +26,7 @@ from rewardgym.agents.llm.config import (
     SamplingConfig,
     SFTRunConfig,
 )
+from rewardgym.agents.llm.dataset import VALIDATION_FRACTION
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, Range, check_fields
 from rewardgym.wrappers.shop_r1 import ShopR1Config
 
@@ -74,7 +75,7 @@ class BenchConfig:
     as exact; Shop-R1 Sec. 4.1). Both are always computed and reported."""
     train_sessions: Annotated[int, AT_LEAST_1] | None = None
     """Training sessions read into prompt-completion rows; None reads them all."""
-    validation_fraction: Annotated[float, SHARE] = 0.1
+    validation_fraction: Annotated[float, SHARE] = VALIDATION_FRACTION
     """Share of the training sessions held out as the validation split."""
     validation_sessions: Annotated[int, AT_LEAST_1] | None = 40
     """Validation sessions scored when choosing the temperature (None: all of them)."""

@@ -1,0 +1,145 @@
+"""``rewardgym eval household``: score a saved offline agent with the embodied suite's metrics.
+
+Kept light at import time: d3rlpy and torch load only when the command runs. The episodes are
+``EvalConfig``'s, flattened (the env is the one the agent was trained on); SR, CGC and Plan get
+95% intervals from the suites' cluster bootstrap over tasks, then episodes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import tyro
+
+from rewardgym.agents.evaluation.bootstrap import cluster_weights, percentile_interval
+from rewardgym.agents.evaluation.household import EvalConfig, SplitResult
+from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
+from rewardgym.envs import HOUSEHOLD_ID
+
+OUTPUT_KIND = "household-eval"
+"""The kind of an ``eval household --out`` directory (its ``.rewardgym-output.json`` marker)."""
+
+METRICS: tuple[str, ...] = ("success", "cgc", "plan")
+"""Per-episode scores (fractions) averaged into the table's SR, CGC and Plan."""
+
+
+@dataclass(frozen=True)
+class EpisodeOptions(EvalConfig):
+    """``EvalConfig`` as options: every field but the env, which is the agent's own."""
+
+    env_id: tyro.conf.Suppress[str] = HOUSEHOLD_ID
+
+    def config(self, env_id: str) -> EvalConfig:
+        """The plain ``EvalConfig`` of these options on ``env_id``."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(EvalConfig)}
+        return EvalConfig(**{**values, "env_id": env_id})
+
+
+def split_summary(result: SplitResult, *, samples: int, seed: int) -> dict[str, Any]:
+    """Mean SR, CGC and Plan of one split in percent, each with its 95% cluster-bootstrap interval.
+
+    The draws resample tasks, then episodes within each drawn task (the suites' scheme without
+    the training-seed level: one agent is one seed), and every metric uses the same draws.
+
+    Example:
+        >>> from rewardgym.envs.household.metrics import EpisodeScore
+        >>> r = SplitResult("fine", [EpisodeScore(True, 1.0, 1.0), EpisodeScore(False, 0.5, 0.0)])
+        >>> r.tasks, r.actions = [0, 1], [[1], [2]]
+        >>> s = split_summary(r, samples=200, seed=0)
+        >>> s["sr"], s["n"]
+        (50.0, 2)
+    """
+    episodes = result.episodes()
+    n = len(result.scores)
+    if n == 0:
+        raise ValueError(f"split {result.split!r} played no episode")
+    weights = cluster_weights(n, [episodes["task"]], samples=samples, seed=seed)
+    out: dict[str, Any] = {"split": result.split, "n": n}
+    for metric, name in zip(METRICS, ("sr", "cgc", "plan"), strict=True):
+        values = 100.0 * np.asarray(episodes[metric], dtype=np.float64)
+        out[name] = float(values.mean())
+        out[f"{name}_ci"] = percentile_interval(weights @ values / weights.sum(axis=1))
+    percent = result.percent()
+    out["steps"], out["repeats"] = percent["steps"], percent["repeats"]
+    return out
+
+
+def table(rows: Mapping[str, Mapping[str, Any]]) -> str:
+    """The splits as a markdown table: SR, CGC and Plan with their intervals."""
+    lines = [
+        "| split | episodes | SR [95% CI] | CGC [95% CI] | Plan [95% CI] | mean steps |",
+        "|---|---|---|---|---|---|",
+    ]
+    for split, row in rows.items():
+        cells = [
+            f"{row[m]:.1f} [{row[m + '_ci'][0]:.1f}, {row[m + '_ci'][1]:.1f}]"
+            for m in ("sr", "cgc", "plan")
+        ]
+        lines.append(f"| {split} | {row['n']} | {' | '.join(cells)} | {row['steps']:.1f} |")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class EvalHousehold:
+    """Score the offline agent saved in AGENT on the household env's splits (SR, CGC, Plan with 95% intervals)."""
+
+    agent: Path
+    """A saved agent's directory (`rewardgym train offline --out`, or a suite's trained agent)."""
+    episodes: Annotated[EpisodeOptions, tyro.conf.arg(name="")] = field(
+        default_factory=EpisodeOptions
+    )
+    out: Path | None = None
+    """Directory for eval.json and eval.md (per-split figures and per-episode scores); none: print only."""
+    overwrite: bool = False
+    """Replace OUT when it holds an earlier eval of this command."""
+    samples: Annotated[int, AT_LEAST_1] = 2000
+    """Bootstrap draws of each interval."""
+    bootstrap_seed: Annotated[int, SEED] = 0
+    """Seed of the bootstrap draws."""
+
+    def __post_init__(self) -> None:
+        """Refuse numbers out of range, naming the option."""
+        check_fields(self)
+
+    def run(self) -> None:
+        """Load the agent (JSON and safetensors: no code runs), play the splits, print the table."""
+        from rich.console import Console
+
+        from rewardgym.agents.evaluation.household import evaluate_household
+        from rewardgym.agents.offline.agent import OfflineAgent
+        from rewardgym.runtime import atomic_output, prepare_output, write_json_atomic
+
+        if self.out is not None:
+            prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)
+        agent = OfflineAgent.load(self.agent)
+        config = self.episodes.config(agent.env_id)
+        results = evaluate_household(agent, config)
+        rows = {
+            split: split_summary(result, samples=self.samples, seed=self.bootstrap_seed)
+            for split, result in results.items()
+        }
+        text = table(rows)
+        title = f"{agent.name} from {self.agent} on {agent.env_id}"
+        Console().print(f"{title}\n\n{text}", markup=False, highlight=False)
+        if self.out is None:
+            return
+        record = {
+            "agent": str(self.agent),
+            "algorithm": agent.name,
+            "trained_with": agent.config.as_dict(),
+            "evaluation": dataclasses.asdict(config),
+            "bootstrap": {"samples": self.samples, "seed": self.bootstrap_seed},
+            "splits": rows,
+            "episodes": {split: result.episodes() for split, result in results.items()},
+        }
+        with atomic_output(self.out, OUTPUT_KIND, overwrite=self.overwrite) as tmp:
+            write_json_atomic(tmp / "eval.json", record)
+            (tmp / "eval.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+
+
+__all__ = ["EpisodeOptions", "EvalHousehold", "split_summary", "table"]
