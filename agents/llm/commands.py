@@ -188,7 +188,7 @@ class TrainSFT:
     def build_default(self, path: Path) -> Path:
         """The default model with its tokenizer trained on the training sessions, saved at ``path``."""
         from rewardgym.agents.llm.model import create_default_model
-        from rewardgym.envs.shopping.data import resolve_sessions
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         store, train = resolve_sessions(self.sessions.data, "train")
         sessions = [train[k] for k in self.sessions.positions()]

@@ -24,7 +24,7 @@ from rewardgym.agents.offline.iql_settings import IQLSettings
 class TrainingOptions(OfflineConfig):
     """``OfflineConfig`` as options: every field but the algorithm, which is the subcommand."""
 
-    algorithm: tyro.conf.Suppress[CQLSettings | IQLSettings | BCSettings] = field(  # type: ignore[assignment]
+    algorithm: tyro.conf.Suppress[CQLSettings | IQLSettings | BCSettings] = field(
         default_factory=CQLSettings
     )
 
