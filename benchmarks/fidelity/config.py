@@ -95,7 +95,7 @@ class FidelityBenchConfig:
         _check_names("variants", self.variants, changes)
         _check_names("baselines", self.baselines, BASELINE_NAMES)
         if self.shop_rows:
-            from rewardgym.benchmarks.shop.suite import methods
+            from rewardgym.benchmarks.shop.rows import methods
 
             _check_names("shop_rows", self.shop_rows, tuple(m.method for m in methods(self.shop)))
         for spec in self.served:

@@ -52,7 +52,8 @@ def learned_simulators(
     """Train (or reuse) the learned simulators under ``root``; return them as store visitors."""
     from rewardgym.agents.llm.grpo import GRPOOptions, train_grpo
     from rewardgym.agents.simulation.live_grpo import LiveEnv
-    from rewardgym.benchmarks.shop.suite import Suite, methods, sft_key
+    from rewardgym.benchmarks.shop.rows import methods
+    from rewardgym.benchmarks.shop.suite import Suite, sft_key
 
     shop = config.shop
     rows = {m.method: m for m in methods(shop)}

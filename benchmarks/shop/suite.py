@@ -41,76 +41,24 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
-from rewardgym.agents.llm.config import AdvantageMode, Decoding, ModelKind, PromptConfig
+from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
+from rewardgym.benchmarks.shop.rows import BASELINES, Method, methods
 from rewardgym.bounds import undefined_as_null
-from rewardgym.envs.shopping.context import ContextMode
 from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
-from rewardgym.wrappers.shop_r1 import ShopR1Config, ShopR1Reward, reward_config
+from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
 OUTPUT_KIND = "bench-shop"
 """The kind of a ``bench shop`` output directory (its ``.rewardgym-output.json`` marker)."""
 
 
-@dataclass(frozen=True)
-class Method:
-    """One row of the suite: where training starts, which reward, which context, which temperature."""
-
-    method: str
-    start: str
-    """``base`` (the untrained model), ``sft`` (the cold start) or another method's name."""
-    reward: ShopR1Config | None = None
-    """The Shop-R1 reward its GRPO run trains with, every weight; None: no GRPO."""
-    context: ContextMode | None = None
-    """None: the preset's context mode."""
-    temperature: float | None = None
-    """Evaluation temperature; None: the one chosen on the validation split."""
-    main: bool = False
-    """A main row: every training seed, every main test session."""
-    advantages: AdvantageMode = "summed"
-    persona: bool = False
-    """Prompts open with the shopper's persona (its own SFT cold start)."""
-
-
 def sft_key(prompt: PromptConfig) -> str:
     """The name of the SFT cold start trained on ``prompt``'s rows: its context, and its persona."""
     return f"sft-{prompt.context}" + ("-persona" if prompt.persona else "")
-
-
-def methods(config: BenchConfig) -> list[Method]:
-    """Every model row of the suite in table order (the baselines come on top of these).
-
-    A GRPO row's reward is ``config.reward`` changed as the registered name it picks says
-    (:func:`~rewardgym.wrappers.shop_r1.reward_config`), so a weight set in the config reaches
-    every row whose name leaves that weight alone.
-    """
-
-    def reward(name: str) -> ShopR1Config:
-        return reward_config(name, config.reward)
-
-    full = reward("full")
-    rows = [
-        Method("zero-shot", "base", main=True),
-        Method("rl-binary", "base", reward("binary"), main=True),
-        Method("sft", "sft", main=True),
-        Method("sft+rl-binary", "sft", reward("binary"), main=True),
-        Method("shop-r1", "sft", full, main=True),
-        Method("shop-r1/no-sft", "base", full),
-        Method("shop-r1/no-format", "sft", reward("no-format")),
-        Method("shop-r1/no-rationale", "sft", reward("no-rationale")),
-        Method("shop-r1/no-dars", "sft", reward("no-dars")),
-        Method("shop-r1/binary-action", "sft", reward("binary-action")),
-        Method("shop-r1/gdpo", "sft", full, advantages="per-term"),
-        Method("shop-r1/kang", "sft", reward("kang")),
-        Method("shop-r1/latest-context", "sft", full, context="latest"),
-        Method("sft/persona", "sft", persona=True),
-    ]
-    rows += [Method(f"shop-r1/temp-{t:g}", "shop-r1", temperature=t) for t in config.temperatures]
-    return rows
 
 
 def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
@@ -120,7 +68,6 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
     stops the suite before any work instead of writing empty tables.
     """
     from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
-    from rewardgym.benchmarks.shop.report import BASELINES
 
     if only is None:
         return

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rewardgym.benchmarks.shop.config import preset, replace
-from rewardgym.benchmarks.shop.suite import Suite, methods, run_bench_shop, training_tasks
+from rewardgym.benchmarks.shop.rows import methods
+from rewardgym.benchmarks.shop.suite import Suite, run_bench_shop, training_tasks
 
 
 def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
