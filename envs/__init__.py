@@ -26,7 +26,7 @@ def _register_all() -> None:
         return
     register(id=SHOP_SESSION_ID, entry_point="rewardgym.envs.shopping.env:ShopSessionEnv")
     register(id=SHOP_STORE_ID, entry_point="rewardgym.envs.shopping.live.env:ShopStoreEnv")
-    register(id=HOUSEHOLD_V0_ID, entry_point="rewardgym.envs.household.env:HouseholdEnv")
+    register(id=HOUSEHOLD_V0_ID, entry_point="rewardgym.envs.household.v0.env:HouseholdEnv")
     register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.v1.env:HouseholdV1Env")
     register(
         id=TRAJECTORY_REPLAY_ID,

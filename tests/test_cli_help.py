@@ -19,8 +19,7 @@ from rewardgym.benchmarks.embodied.config import ALGORITHMS, REWARDS
 from rewardgym.benchmarks.embodied.config import PRESETS as EMBODIED_PRESETS
 from rewardgym.benchmarks.fidelity.config import PRESETS as FIDELITY_PRESETS
 from rewardgym.benchmarks.shop.config import PRESETS as SHOP_PRESETS
-from rewardgym.benchmarks.shop.report import BASELINES
-from rewardgym.benchmarks.shop.suite import methods
+from rewardgym.benchmarks.shop.rows import BASELINES, methods
 from rewardgym.cli import COMMANDS, main
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES
 from rewardgym.envs.trajectories.config import EXPERT_MODES, RANDOM_ACTION_MODES

@@ -1,6 +1,14 @@
-"""Imports run one way, envs <- wrappers <- agents <- benchmarks: no module imports a room above its own.
+"""Imports run one way, root <- envs <- wrappers <- agents <- benchmarks: no module imports a room above.
 
-Every ``.py`` file of the four rooms is parsed (never imported) and every import in it is
+The root room is the modules at the package root (``errors.py``, ``bounds.py``, ``runtime.py``,
+``progress.py``, ``embeddings.py``, ``pretrained.py``, ``tokenizer_io.py``, ``cli.py``,
+``cli_help.py``): services every room uses, so they import no room. ``cli.py`` names each
+command's class as a ``"module:Class"`` string and imports it only when that command runs, as
+Gymnasium's string entry points do. The package's own ``__init__`` is in no room: it is what
+``import rewardgym`` runs (it registers the environments), and it is loaded before any of its
+modules, so ``from rewardgym import __version__`` is allowed anywhere.
+
+Every ``.py`` file of the rooms is parsed (never imported) and every import in it is
 checked, at any depth: module level, inside functions and under ``TYPE_CHECKING``, relative
 imports resolved, and ``importlib.import_module("rewardgym....")`` calls with a literal name.
 """
@@ -14,8 +22,12 @@ import pytest
 
 PACKAGE = "rewardgym"
 ROOT = Path(__file__).resolve().parents[1]
-ROOMS: tuple[str, ...] = ("envs", "wrappers", "agents", "benchmarks")
+ROOMS: tuple[str, ...] = ("root", "envs", "wrappers", "agents", "benchmarks")
 """The rooms from the lowest up; a room may import only itself and the rooms before it."""
+ROOT_MODULES: frozenset[str] = frozenset(
+    p.stem for p in ROOT.glob("*.py") if p.name != "__init__.py"
+)
+"""The modules at the package root: the ``root`` room."""
 TRAINING_LIBRARIES: tuple[str, ...] = ("d3rlpy", "torch", "transformers", "trl")
 """Libraries that train models: ``envs/`` imports none of them, so its data sets stay light
 (the d3rlpy ``MDPDataset`` of a data set is built in ``agents/offline/mdp.py``)."""
@@ -58,11 +70,13 @@ def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[i
 
 
 def room_of(name: str) -> str | None:
-    """The room of the package module ``name`` (``None`` outside the four rooms)."""
+    """The room of the package module ``name`` (``None`` for the package itself and outside it)."""
     parts = name.split(".")
-    if len(parts) >= 2 and parts[0] == PACKAGE and parts[1] in ROOMS:
-        return parts[1]
-    return None
+    if len(parts) < 2 or parts[0] != PACKAGE:
+        return None
+    if parts[1] in ROOT_MODULES:
+        return "root"
+    return parts[1] if parts[1] in ROOMS else None
 
 
 def violations(files: list[Path], root: Path = ROOT) -> list[str]:
@@ -97,8 +111,17 @@ def training_imports(files: list[Path], root: Path = ROOT) -> list[str]:
 
 
 def package_files() -> list[Path]:
-    """Every ``.py`` file of the four rooms."""
-    return sorted(p for room in ROOMS for p in (ROOT / room).rglob("*.py"))
+    """Every ``.py`` file of the rooms (the package's own ``__init__`` is in none)."""
+    rooms = [p for room in ROOMS[1:] for p in (ROOT / room).rglob("*.py")]
+    return sorted([*rooms, *(ROOT / f"{name}.py" for name in ROOT_MODULES)])
+
+
+def test_every_root_module_is_checked() -> None:
+    files = package_files()
+    for name in ("runtime", "embeddings", "errors", "bounds", "cli", "progress", "pretrained"):
+        assert ROOT / f"{name}.py" in files
+        assert room_of(f"{PACKAGE}.{name}") == "root"
+    assert room_of(PACKAGE) is None
 
 
 def test_the_package_imports_only_downwards() -> None:
@@ -109,9 +132,13 @@ def test_the_package_imports_only_downwards() -> None:
 
 
 def _module(tmp_path: Path, room: str, source: str) -> Path:
-    """A module holding ``source`` in ``room`` of a scratch package root."""
-    path = tmp_path / room / "trajectories" / "module.py"
-    path.parent.mkdir(parents=True)
+    """A module holding ``source`` in ``room`` of a scratch package root (``root``: ``runtime.py``)."""
+    path = (
+        tmp_path / "runtime.py"
+        if room == "root"
+        else tmp_path / room / "trajectories" / "module.py"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source, encoding="utf-8")
     return path
 
@@ -158,6 +185,12 @@ def test_the_checker_flags_training_imports_in_envs(
         ("agents", "from rewardgym.wrappers.composition import compose_rewards\n", False),
         ("benchmarks", "from rewardgym.agents.offline import train_offline\n", False),
         ("envs", "from rewardgym.runtime import atomic_output\nfrom . import dataset\n", False),
+        ("root", "from rewardgym.envs.household import HouseholdEnv\n", True),
+        ("root", "def f():\n    from rewardgym.agents.offline import train_offline\n", True),
+        ("root", "from rewardgym import envs\n", True),
+        ("root", "from rewardgym.errors import Error\nfrom . import bounds\n", False),
+        ("root", "def f():\n    from rewardgym import __version__\n", False),
+        ("envs", "from rewardgym import __version__\nimport rewardgym.cli\n", False),
     ],
 )
 def test_the_checker_flags_upward_imports(

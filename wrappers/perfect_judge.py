@@ -3,7 +3,7 @@
 COREN (arXiv 2411.17135) has an LLM ensemble rate each action: 2 the next correct action,
 1 supportive, 0 neutral, -1 searching an irrelevant object, -2 not executable. The perfect
 judge gives the same rubric from the simulator's facts
-(``rewardgym.envs.household.v1.progress.StepFacts``), so a data set it labels is COREN's
+(``rewardgym.envs.household.v1.task_progress.StepFacts``), so a data set it labels is COREN's
 ceiling in this setting: the ``cql/perfect-judge`` row of ``bench embodied`` composes it with
 the success flag exactly as the COREN rows are composed (``compose_rewards`` with the row's
 lambda; the rating is on the rubric's own scale, as COREN's dense rewards are). Unlike the
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rewardgym.envs.household.v1.progress import StepFacts, episode_step_facts
+from rewardgym.envs.household.v1.task_progress import StepFacts, episode_step_facts
 
 if TYPE_CHECKING:
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
@@ -47,7 +47,7 @@ def perfect_judge_rating(facts: StepFacts) -> int:
     more than 0.
 
     Example:
-        >>> from rewardgym.envs.household.v1.progress import StepFacts
+        >>> from rewardgym.envs.household.v1.task_progress import StepFacts
         >>> step = StepFacts(True, True, 5, 4, 0, False, False, True, best_before=5)
         >>> perfect_judge_rating(step)
         2

@@ -4,7 +4,7 @@
 instructions in the default layout, the same in the ``shifted`` layout, and ``validation``
 (training instructions on episodes, that is placements and start rooms, drawn from seeds no
 data set uses), all episodes of a split in lock-step so that the policy sees one batch per
-step. Each episode is scored with the pure metrics of ``rewardgym.envs.household.metrics``
+step. Each episode is scored with the pure metrics of ``rewardgym.envs.household.engine.metrics``
 against the expert's reference plan from the episode's first state; per-episode scores are
 kept so that a benchmark can put intervals over seeds and episodes. ``measure_latency`` times
 single decisions, the setting of an agent that acts live.
@@ -25,7 +25,7 @@ import numpy as np
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, between, check_fields
 from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID
-from rewardgym.envs.household.metrics import EpisodeScore, score_episode, summarize
+from rewardgym.envs.household.engine.metrics import EpisodeScore, score_episode, summarize
 
 SPLITS: dict[str, tuple[str, str]] = {
     "validation": ("train", "default"),

@@ -53,7 +53,6 @@ if TYPE_CHECKING:
         ENCODINGS,
         OfflineConfig,
         algorithm_settings,
-        make_algo_config,
     )
     from rewardgym.agents.offline.cql import CQLSettings
     from rewardgym.agents.offline.encoders import (
@@ -65,6 +64,7 @@ if TYPE_CHECKING:
     )
     from rewardgym.agents.offline.iql import DiscreteIQL, DiscreteIQLConfig
     from rewardgym.agents.offline.iql_settings import IQLSettings
+    from rewardgym.agents.offline.learnable import make_algo_config
     from rewardgym.agents.offline.mdp import to_mdp_dataset
     from rewardgym.agents.offline.optimizers import FusedAdamFactory
 
@@ -86,7 +86,7 @@ __getattr__ = lazy_exports(
         "ENCODINGS": "config",
         "OfflineConfig": "config",
         "algorithm_settings": "config",
-        "make_algo_config": "config",
+        "make_algo_config": "learnable",
         "CQLSettings": "cql",
         "IQLSettings": "iql_settings",
         "DiscreteIQL": "iql",

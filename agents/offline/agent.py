@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.agents.offline.config import OfflineConfig, make_algo_config
+from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.agents.offline.encoders import make_observation_encoder
+from rewardgym.agents.offline.learnable import make_algo_config
 from rewardgym.agents.offline.logs import quiet_d3rlpy_logs
 from rewardgym.agents.offline.mdp import to_mdp_dataset
 from rewardgym.agents.offline.training_reward import (

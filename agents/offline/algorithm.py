@@ -10,10 +10,30 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-if TYPE_CHECKING:
-    from rewardgym.agents.offline.config import OfflineConfig
+
+class SharedSettings(Protocol):
+    """What an algorithm reads of the settings every algorithm shares (``OfflineConfig`` has them).
+
+    Declared here, beside the algorithms that read it, so a settings module needs nothing of
+    ``config.py``, which imports every settings module for its registry.
+    """
+
+    @property
+    def learning_rate(self) -> float:
+        """Learning rate of every network."""
+        ...
+
+    @property
+    def batch_size(self) -> int:
+        """Mini-batch size."""
+        ...
+
+    @property
+    def gamma(self) -> float:
+        """Discount factor."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -27,7 +47,7 @@ class AlgorithmSettings:
     uses_reward: ClassVar[bool] = True
     """Whether the algorithm reads rewards (behaviour cloning does not)."""
 
-    def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
+    def learnable(self, config: SharedSettings, encoder_factory: Any, optim_factory: Any) -> Any:
         """The d3rlpy ``LearnableConfig`` of this algorithm under the shared ``config``."""
         raise NotImplementedError(f"{type(self).__name__} does not build a d3rlpy config")
 
@@ -36,4 +56,4 @@ class AlgorithmSettings:
         return {"name": self.name, **dataclasses.asdict(self)}
 
 
-__all__ = ["AlgorithmSettings"]
+__all__ = ["AlgorithmSettings", "SharedSettings"]

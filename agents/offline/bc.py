@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.agents.offline.algorithm import AlgorithmSettings, SharedSettings
 from rewardgym.bounds import NON_NEGATIVE, check_fields
-
-if TYPE_CHECKING:
-    from rewardgym.agents.offline.config import OfflineConfig
 
 
 @dataclass(frozen=True)
@@ -23,7 +20,7 @@ class BCSettings(AlgorithmSettings):
     beta: Annotated[float, NON_NEGATIVE] = 0.5
     """d3rlpy's logit regulariser."""
 
-    def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
+    def learnable(self, config: SharedSettings, encoder_factory: Any, optim_factory: Any) -> Any:
         """d3rlpy's ``DiscreteBCConfig`` with these settings."""
         import d3rlpy
 

@@ -3,10 +3,11 @@
 ``OfflineConfig(algorithm=CQLSettings(alpha=...), encoding=..., n_steps=...)`` describes one
 training run, including which reward the agent learns from (``reward``, ``dense_weight``:
 the success flag, the dense column of a relabelled data set, or COREN's composition of the
-two; unset, both come from the composition the data set records); ``make_algo_config`` turns it into the d3rlpy learnable config, so every
-algorithm is built, trained, saved and loaded the same way. ``ALGORITHMS`` is the registry: a
-new algorithm is a module with an ``AlgorithmSettings`` subclass and one line here. Nothing
-heavy is imported, so configs can be built before torch or d3rlpy load.
+two; unset, both come from the composition the data set records); ``learnable.make_algo_config``
+turns it into the d3rlpy learnable config, so every algorithm is built, trained, saved and
+loaded the same way. ``ALGORITHMS`` is the registry: a new algorithm is a module with an
+``AlgorithmSettings`` subclass and one line here. Nothing heavy is imported, so configs can
+be built before torch or d3rlpy load.
 """
 
 from __future__ import annotations
@@ -161,15 +162,6 @@ class OfflineConfig:
         return cls(**values)
 
 
-def make_algo_config(config: OfflineConfig) -> Any:
-    """The d3rlpy learnable config of ``config.algorithm``, with encoder and optimizer set."""
-    from rewardgym.agents.offline.encoders import encoder_factory_for
-    from rewardgym.agents.offline.optimizers import FusedAdamFactory
-
-    encoder = encoder_factory_for(config.encoding, config.hidden_units, config.vocab_size)
-    return config.algorithm.learnable(config, encoder, FusedAdamFactory())
-
-
 __all__ = [
     "ALGORITHMS",
     "ENCODINGS",
@@ -178,5 +170,4 @@ __all__ = [
     "OfflineConfig",
     "RewardChoice",
     "algorithm_settings",
-    "make_algo_config",
 ]

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.agents.offline.algorithm import AlgorithmSettings, SharedSettings
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, check_fields
-
-if TYPE_CHECKING:
-    from rewardgym.agents.offline.config import OfflineConfig
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class CQLSettings(AlgorithmSettings):
             if getattr(self, name) < 1:
                 raise ValueError(f"CQLSettings.{name}={getattr(self, name)}: use at least 1")
 
-    def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
+    def learnable(self, config: SharedSettings, encoder_factory: Any, optim_factory: Any) -> Any:
         """d3rlpy's ``DiscreteCQLConfig`` with these settings."""
         import d3rlpy
 

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from rewardgym.agents.offline.algorithm import AlgorithmSettings
+from rewardgym.agents.offline.algorithm import AlgorithmSettings, SharedSettings
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, Range, check_fields
-
-if TYPE_CHECKING:
-    from rewardgym.agents.offline.config import OfflineConfig
 
 
 @dataclass(frozen=True)
@@ -45,7 +42,7 @@ class IQLSettings(AlgorithmSettings):
         """Reject values outside their meaningful range, naming the field."""
         check_fields(self)
 
-    def learnable(self, config: OfflineConfig, encoder_factory: Any, optim_factory: Any) -> Any:
+    def learnable(self, config: SharedSettings, encoder_factory: Any, optim_factory: Any) -> Any:
         """Our ``DiscreteIQLConfig`` with these settings."""
         from rewardgym.agents.offline.iql import DiscreteIQLConfig
 

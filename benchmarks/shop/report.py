@@ -17,10 +17,11 @@ model was trained with (:func:`row_rewards`), so a run says what it rewarded, no
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -41,23 +42,35 @@ from rewardgym.agents.evaluation.shopping import (
 )
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.repro import table_digests
-from rewardgym.benchmarks.shop.config import constrained_name
+from rewardgym.benchmarks.shop.config import BenchConfig, constrained_name
+from rewardgym.benchmarks.shop.rows import BASELINES, Method
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
 from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 from rewardgym.wrappers.shop_r1 import RewardTerms
 
-if TYPE_CHECKING:
-    from rewardgym.benchmarks.shop.plan import Method
-    from rewardgym.benchmarks.shop.suite import Suite
 
-BASELINES = (
-    "baseline/frequency",
-    "baseline/random",
-    "baseline/always-terminate",
-    "baseline/first-element",
-)
+class SuiteRun(typing.Protocol):
+    """What the report reads of a finished ``bench shop`` run (``suite.Suite`` holds it)."""
+
+    config: BenchConfig
+    out: Path
+    records: dict[str, list[list[StepRecord]]]
+    """Every scored run's step records, by row."""
+    runs: list[dict[str, Any]]
+    grpo_logs: dict[str, list[list[dict[str, Any]]]]
+    losses: dict[str, list[float]]
+    timings: dict[str, float]
+    temperature: float
+    choice: dict[str, Any] | None
+    reference_skipped: str | None
+
+    def ablation_sessions(self) -> int | None:
+        """Test sessions of an ablation row."""
+        ...
+
+
 MAIN = ("zero-shot", "rl-binary", "sft", "sft+rl-binary", "shop-r1")
 PERSONA = ("sft/persona",)
 """SFT on prompts that open with the shopper's persona: Table 2, beside the rows it is paired with."""
@@ -523,7 +536,7 @@ def _csv(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def write_report(
-    suite: Suite, wanted: Sequence[Method], coverage: Mapping[str, float]
+    suite: SuiteRun, wanted: Sequence[Method], coverage: Mapping[str, float]
 ) -> dict[str, Any]:
     """Write ``results.json`` / ``.csv`` / ``.md`` and the plots under the suite's ``out``."""
     config = suite.config
@@ -580,7 +593,7 @@ def write_report(
 
 
 def _notes(
-    suite: Suite,
+    suite: SuiteRun,
     coverage: Mapping[str, float],
     certainty: Mapping[str, float],
     unparsed: Sequence[str] = (),
@@ -645,11 +658,11 @@ def _notes(
 
 __all__ = [
     "ABLATIONS",
-    "BASELINES",
     "HEADLINE",
     "MAIN",
     "PERSONA",
     "TYPES",
+    "SuiteRun",
     "build_rows",
     "difference_note",
     "is_real",

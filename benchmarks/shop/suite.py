@@ -58,6 +58,7 @@ from rewardgym.benchmarks.shop.plan import (
     plan_rows,
     run_dir,
 )
+from rewardgym.benchmarks.shop.rows import BASELINES
 from rewardgym.bounds import undefined_as_null
 from rewardgym.errors import OutputsNoLongerParse
 from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
@@ -75,7 +76,6 @@ def check_only(config: BenchConfig, only: Sequence[str] | None) -> None:
     missing is refused by the plan (:func:`~rewardgym.benchmarks.shop.plan.plan_rows`).
     """
     from rewardgym.agents.baselines.shopper_reference import REFERENCE_ROWS
-    from rewardgym.benchmarks.shop.report import BASELINES
 
     if only is None:
         return

@@ -1,36 +1,95 @@
-"""``rewardgym/Household-v0``: a text household simulator with tasks, instructions, an expert and metrics."""
+"""The text household simulator: one engine (``engine/``) and its versions (``v0/``, ``v1/``).
+
+``rewardgym.envs.household`` itself holds no version, so loading Household-v1 (or the engine)
+never loads Household-v0. Its names are Household-v0's (``HouseholdEnv``, ``TASKS``, ...,
+from :mod:`rewardgym.envs.household.v0`) and the SR / CGC / Plan metrics both versions share
+(from :mod:`rewardgym.envs.household.engine.metrics`), each imported when first used.
+"""
 
 from __future__ import annotations
 
-from rewardgym.envs.household.actions import (
-    ACTION_NAMES,
-    ACTIONS,
-    BEHAVIOURS,
-    N_ACTIONS,
-    Action,
-    action_id,
-    apply_action,
-    executable_actions,
+from typing import TYPE_CHECKING
+
+from rewardgym.runtime import lazy_exports
+
+if TYPE_CHECKING:
+    from rewardgym.envs.household.engine.metrics import (
+        EpisodeScore,
+        goal_condition_completion,
+        is_success,
+        plan_match,
+        score_episode,
+        success_rate,
+        summarize,
+    )
+    from rewardgym.envs.household.v0 import (
+        ACTION_NAMES,
+        ACTIONS,
+        BEHAVIOURS,
+        INSTRUCTION_KINDS,
+        INSTRUCTIONS,
+        LAYOUTS,
+        N_ACTIONS,
+        OBJECT_NAMES,
+        OBJECTS,
+        ROOMS,
+        TASK_NAMES,
+        TASKS,
+        Action,
+        HouseholdEnv,
+        Instruction,
+        Predicate,
+        Task,
+        World,
+        action_id,
+        apply_action,
+        executable_actions,
+        instructions_for,
+        plan,
+        predicate,
+        task_id,
+    )
+
+_METRICS = (
+    "EpisodeScore",
+    "goal_condition_completion",
+    "is_success",
+    "plan_match",
+    "score_episode",
+    "success_rate",
+    "summarize",
 )
-from rewardgym.envs.household.env import HouseholdEnv
-from rewardgym.envs.household.expert import plan
-from rewardgym.envs.household.instructions import (
-    INSTRUCTION_KINDS,
-    INSTRUCTIONS,
-    Instruction,
-    instructions_for,
+_V0 = (
+    "ACTIONS",
+    "ACTION_NAMES",
+    "BEHAVIOURS",
+    "INSTRUCTIONS",
+    "INSTRUCTION_KINDS",
+    "LAYOUTS",
+    "N_ACTIONS",
+    "OBJECTS",
+    "OBJECT_NAMES",
+    "ROOMS",
+    "TASKS",
+    "TASK_NAMES",
+    "Action",
+    "HouseholdEnv",
+    "Instruction",
+    "Predicate",
+    "Task",
+    "World",
+    "action_id",
+    "apply_action",
+    "executable_actions",
+    "instructions_for",
+    "plan",
+    "predicate",
+    "task_id",
 )
-from rewardgym.envs.household.metrics import (
-    EpisodeScore,
-    goal_condition_completion,
-    is_success,
-    plan_match,
-    score_episode,
-    success_rate,
-    summarize,
+
+__getattr__ = lazy_exports(
+    __name__, {**dict.fromkeys(_METRICS, "engine.metrics"), **dict.fromkeys(_V0, "v0")}
 )
-from rewardgym.envs.household.tasks import TASK_NAMES, TASKS, Predicate, Task, predicate, task_id
-from rewardgym.envs.household.world import LAYOUTS, OBJECT_NAMES, OBJECTS, ROOMS, World
 
 __all__ = [
     "ACTIONS",

@@ -61,7 +61,7 @@ def _expert_of(env: gym.Env[Any, Any], config: CollectConfig, sibling: bool) -> 
 
 def _replanned(env: gym.Env[Any, Any], sibling: bool) -> _Script | None:
     """The searcher's script from the current state (``None``: the goal is lost, keep the old)."""
-    from rewardgym.envs.household.v1.progress import searcher_plan, sibling_task
+    from rewardgym.envs.household.v1.task_progress import searcher_plan, sibling_task
 
     base: Any = env.unwrapped
     actions = searcher_plan(base, sibling_task(base) if sibling else None)

@@ -39,7 +39,7 @@ class DataCollect:
         from rich.progress import Progress
 
         from rewardgym.envs.trajectories.collect import collect_dataset
-        from rewardgym.envs.trajectories.dataset import DATASET_KIND
+        from rewardgym.envs.trajectories.layout import DATASET_KIND
         from rewardgym.errors import UserError
         from rewardgym.runtime import atomic_output, prepare_output
 

@@ -28,15 +28,11 @@ import numpy as np
 import pyarrow as pa
 
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.envs.trajectories.layout import DATASET_KIND, FORMAT_VERSION, METADATA_FILE
 from rewardgym.runtime import absolute, atomic_output, write_json_atomic
 
 if TYPE_CHECKING:
     import minari
-
-FORMAT_VERSION = 1
-METADATA_FILE = "rewardgym_dataset.json"
-DATASET_KIND = "trajectory-dataset"
-"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by ``save``."""
 
 
 @dataclass(frozen=True)
@@ -442,9 +438,6 @@ def _episodes_from_tables(
 
 
 __all__ = [
-    "DATASET_KIND",
-    "FORMAT_VERSION",
-    "METADATA_FILE",
     "FieldSpec",
     "TrajectoryDataset",
     "schema_from_space",

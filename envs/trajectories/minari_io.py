@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.envs.trajectories.dataset import METADATA_FILE
+from rewardgym.envs.trajectories.layout import METADATA_FILE, MINARI_SUBDIR
 from rewardgym.runtime import absolute
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 
-MINARI_SUBDIR = "data"
 DENSE_INFO_KEY = "dense_reward"
 """The infos key of a relabelled data set's dense reward (``infos[key][t + 1]``: step ``t``)."""
 
@@ -238,7 +237,6 @@ def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
 
 __all__ = [
     "DENSE_INFO_KEY",
-    "MINARI_SUBDIR",
     "check_minari_complete",
     "default_dataset_id",
     "load_minari",

@@ -10,8 +10,9 @@ import gymnasium as gym
 from rewardgym.envs.conventions import EpisodeGate, check_options
 from rewardgym.envs.spaces import discrete_index
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
-from rewardgym.envs.trajectories.dataset import DATASET_KIND, METADATA_FILE, TrajectoryDataset
+from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
+from rewardgym.envs.trajectories.layout import DATASET_KIND, METADATA_FILE
 from rewardgym.runtime import atomic_path, mark_output, rewardgym_home
 
 DEFAULT_REPLAY_EPISODES = 100

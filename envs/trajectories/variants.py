@@ -8,7 +8,7 @@ measures a collected data set (success rate, mean length, stitchable segments) a
 
 A **stitchable segment** is a maximal run of at least :data:`STITCH_MIN_STEPS` consecutive
 steps of a *failed* episode in which every action is the next action of the searcher's script
-replanned from the state it was taken in (``rewardgym.envs.household.v1.progress``: the expert
+replanned from the state it was taken in (``rewardgym.envs.household.v1.task_progress``: the expert
 that does not know the hidden placements, knowing what the agent has seen): a piece of expert
 behaviour, from some state, that a learner can join to pieces of other episodes. The share of
 stitchable segments is the share of the failed episodes' steps that lie in one.
@@ -144,8 +144,8 @@ def segment_statistics(
 
 def episode_on_plan(data: TrajectoryDataset | Sequence[Episode]) -> list[np.ndarray]:
     """Per Household-v1 episode, whether each action was the replanned searcher's next action."""
-    from rewardgym.envs.household.v1.progress import episode_step_facts
     from rewardgym.envs.household.v1.replay import with_envs
+    from rewardgym.envs.household.v1.task_progress import episode_step_facts
 
     return [
         np.array([f.on_plan for f in episode_step_facts(ep, env)], dtype=bool)

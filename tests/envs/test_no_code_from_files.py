@@ -21,7 +21,7 @@ from rewardgym.cli import main
 from rewardgym.envs import HOUSEHOLD_ID, TRAJECTORY_REPLAY_ID, babyai_text_id
 from rewardgym.envs.registration import check_registered, is_rewardgym_id, make_registered
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.envs.trajectories.dataset import METADATA_FILE
+from rewardgym.envs.trajectories.layout import METADATA_FILE
 
 EVIL = """
 import pathlib

@@ -10,7 +10,7 @@ import pytest
 from rewardgym.agents.offline.agent import training_rewards
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.envs.household.v1 import HouseholdV1Env, action_id
-from rewardgym.envs.household.v1.progress import ProgressTracker, StepFacts, searcher_plan
+from rewardgym.envs.household.v1.task_progress import ProgressTracker, StepFacts, searcher_plan
 from rewardgym.envs.trajectories import TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.variants import variant_config
 from rewardgym.wrappers.composition import RewardComposition, compose_rewards

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rewardgym.bounds import strict_json, undefined_as_null
-from rewardgym.envs.trajectories.dataset import DATASET_KIND
+from rewardgym.envs.trajectories.layout import DATASET_KIND
 from rewardgym.errors import LabellingError
 from rewardgym.runtime import (
     UserError,

@@ -2,8 +2,10 @@
 
 A version is data on this engine (its :class:`~rewardgym.envs.household.engine.house.House`,
 its rule sentences, its tasks and instructions, where its planner may put things down), as
-Gymnasium's ``-vN`` ids are new rules on one engine: ``rewardgym.envs.household`` holds
-Household-v0's frozen data, ``rewardgym.envs.household.v1`` Household-v1's.
+Gymnasium's ``-vN`` ids are new rules on one engine: ``rewardgym.envs.household.v0`` holds
+Household-v0's frozen data, ``rewardgym.envs.household.v1`` Household-v1's. What every version
+shares beyond the rules lives here too: the scene names judges read (``scene.py``) and the
+SR / CGC / Plan metrics (``metrics.py``).
 """
 
 from __future__ import annotations

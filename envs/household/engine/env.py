@@ -14,8 +14,8 @@ from rewardgym.envs.household.engine.actions import ActionTable
 from rewardgym.envs.household.engine.goals import Task
 from rewardgym.envs.household.engine.phrasing import Instruction
 from rewardgym.envs.household.engine.planner import PlannerRules, plan
+from rewardgym.envs.household.engine.scene import HouseholdScene
 from rewardgym.envs.household.engine.state import World
-from rewardgym.envs.household.scene import HouseholdScene
 from rewardgym.envs.spaces import discrete_index
 
 

@@ -14,7 +14,8 @@ from rewardgym.agents.evaluation.shopping import StepRecord
 from rewardgym.benchmarks.repro import table_digests
 from rewardgym.benchmarks.shop.config import PRESETS, preset
 from rewardgym.benchmarks.shop.report import build_rows, render_tables
-from rewardgym.benchmarks.shop.suite import methods, run_bench_shop, wrapper_for
+from rewardgym.benchmarks.shop.rows import methods
+from rewardgym.benchmarks.shop.suite import run_bench_shop, wrapper_for
 from rewardgym.cli import build
 from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import format_output

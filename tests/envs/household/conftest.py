@@ -183,8 +183,8 @@ def v1_payloads() -> dict[str, Any]:
     )
     from rewardgym.envs.household.v1.oracle import oracle_dense_rewards
     from rewardgym.envs.household.v1.planner import default_max_steps
-    from rewardgym.envs.household.v1.progress import episode_step_facts
     from rewardgym.envs.household.v1.replay import with_envs
+    from rewardgym.envs.household.v1.task_progress import episode_step_facts
     from rewardgym.envs.trajectories.collect import collect_dataset
     from rewardgym.envs.trajectories.config import CollectConfig
     from rewardgym.envs.trajectories.variants import variant_config

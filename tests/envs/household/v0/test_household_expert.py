@@ -13,7 +13,7 @@ from rewardgym.envs.household import (
     action_id,
     plan,
 )
-from rewardgym.envs.household.world import OBJECT_INDEX
+from rewardgym.envs.household.v0.world import OBJECT_INDEX
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

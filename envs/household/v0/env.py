@@ -6,13 +6,21 @@ from typing import Any, SupportsFloat
 
 from rewardgym.bounds import AT_LEAST_1, check_number
 from rewardgym.envs.conventions import check_options
-from rewardgym.envs.household.actions import ACTION_NAMES, N_ACTIONS, apply_action
 from rewardgym.envs.household.engine.env import HouseholdEngineEnv
-from rewardgym.envs.household.expert import RULES, plan
-from rewardgym.envs.household.instructions import INSTRUCTION_KINDS, Instruction, instructions_for
-from rewardgym.envs.household.observation import observation_space, render_text, structured_fields
-from rewardgym.envs.household.tasks import TASKS, Task, task_id
-from rewardgym.envs.household.world import LAYOUTS, OBJECT_NAMES, OBJECTS, ROOMS, World
+from rewardgym.envs.household.v0.actions import ACTION_NAMES, N_ACTIONS, apply_action
+from rewardgym.envs.household.v0.expert import RULES, plan
+from rewardgym.envs.household.v0.instructions import (
+    INSTRUCTION_KINDS,
+    Instruction,
+    instructions_for,
+)
+from rewardgym.envs.household.v0.observation import (
+    observation_space,
+    render_text,
+    structured_fields,
+)
+from rewardgym.envs.household.v0.tasks import TASKS, Task, task_id
+from rewardgym.envs.household.v0.world import LAYOUTS, OBJECT_NAMES, OBJECTS, ROOMS, World
 from rewardgym.envs.spaces import discrete_index
 
 

@@ -22,8 +22,8 @@ from rewardgym.envs.household.engine.phrasing import (
 from rewardgym.envs.household.engine.phrasing import (
     step_by_step_instruction as _step_by_step_instruction,
 )
-from rewardgym.envs.household.tasks import TASKS, Task
-from rewardgym.envs.household.world import HOUSE
+from rewardgym.envs.household.v0.tasks import TASKS, Task
+from rewardgym.envs.household.v0.world import HOUSE
 
 INSTRUCTION_KINDS: tuple[str, ...] = ("train", "fine-grained", "abstract")
 

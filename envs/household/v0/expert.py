@@ -10,11 +10,11 @@ Household-v0's planner frees its hands into any open container (v1's never into 
 
 from __future__ import annotations
 
-from rewardgym.envs.household.actions import TABLE
 from rewardgym.envs.household.engine import planner as _engine
 from rewardgym.envs.household.engine.planner import PlannerRules
-from rewardgym.envs.household.tasks import Task
-from rewardgym.envs.household.world import HOUSE, World
+from rewardgym.envs.household.v0.actions import TABLE
+from rewardgym.envs.household.v0.tasks import Task
+from rewardgym.envs.household.v0.world import HOUSE, World
 
 RULES = PlannerRules(TABLE, put_down_in=HOUSE.container)
 """Household-v0's planner rules: its action table; hands are freed into any container."""

@@ -11,12 +11,12 @@ from typing import Any
 
 from gymnasium import spaces
 
-from rewardgym.envs.household.actions import N_ACTIONS
 from rewardgym.envs.household.engine import observation as _engine
 from rewardgym.envs.household.engine.observation import TEXT_CHARSET, TEXT_MAX_LENGTH
-from rewardgym.envs.household.instructions import N_INSTRUCTIONS
-from rewardgym.envs.household.tasks import N_TASKS
-from rewardgym.envs.household.world import HOUSE, World
+from rewardgym.envs.household.v0.actions import N_ACTIONS
+from rewardgym.envs.household.v0.instructions import N_INSTRUCTIONS
+from rewardgym.envs.household.v0.tasks import N_TASKS
+from rewardgym.envs.household.v0.world import HOUSE, World
 
 # Fields of the structured part, in the order the flat encoding concatenates them.
 MULTI_HOT_FIELDS: tuple[str, ...] = ("visible", "held", "open", "switched_on", "completed")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rewardgym.envs.household import World, action_id, apply_action, executable_actions
-from rewardgym.envs.household.world import OBJECT_INDEX, ROOMS
+from rewardgym.envs.household.v0.world import OBJECT_INDEX, ROOMS
 
 
 def _world(room: str = "kitchen") -> World:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rewardgym.envs.household import INSTRUCTION_KINDS, INSTRUCTIONS, TASKS, instructions_for
-from rewardgym.envs.household.observation import TEXT_CHARSET
+from rewardgym.envs.household.v0.observation import TEXT_CHARSET
 
 
 def test_every_task_has_five_instructions_per_split() -> None:
@@ -31,7 +31,7 @@ def test_instructions_fit_the_text_space() -> None:
 
 
 def test_fine_grained_instructions_name_the_goal_objects() -> None:
-    from rewardgym.envs.household.world import OBJECT_NAMES
+    from rewardgym.envs.household.v0.world import OBJECT_NAMES
 
     for task in TASKS:
         names = {OBJECT_NAMES[p.obj] for p in task.goal}

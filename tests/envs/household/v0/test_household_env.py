@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 
 import rewardgym  # noqa: F401
 from rewardgym.envs.household import ACTION_NAMES, HouseholdEnv, action_id
-from rewardgym.envs.household.world import OBJECT_INDEX
+from rewardgym.envs.household.v0.world import OBJECT_INDEX
 
 
 def _act(env: gym.Env, name: str) -> dict:

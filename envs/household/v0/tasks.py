@@ -15,7 +15,7 @@ from rewardgym.envs.household.engine.goals import (
     make_predicate,
 )
 from rewardgym.envs.household.engine.goals import Predicate as _EnginePredicate
-from rewardgym.envs.household.world import HOUSE, OBJECT_NAMES
+from rewardgym.envs.household.v0.world import HOUSE, OBJECT_NAMES
 
 
 class Predicate(_EnginePredicate):

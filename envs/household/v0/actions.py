@@ -27,7 +27,7 @@ from rewardgym.envs.household.engine.actions import (
     Action,
     ActionTable,
 )
-from rewardgym.envs.household.world import HOUSE, N_OBJECTS, World
+from rewardgym.envs.household.v0.world import HOUSE, N_OBJECTS, World
 
 REASONS: tuple[str, ...] = (
     *RULE_SENTENCES[:RUNNING],
