@@ -47,7 +47,7 @@ def split_summary(result: SplitResult, *, samples: int, seed: int) -> dict[str, 
     the training-seed level: one agent is one seed), and every metric uses the same draws.
 
     Example:
-        >>> from rewardgym.envs.household.metrics import EpisodeScore
+        >>> from rewardgym.envs.household.engine.metrics import EpisodeScore
         >>> r = SplitResult("fine", [EpisodeScore(True, 1.0, 1.0), EpisodeScore(False, 0.5, 0.0)])
         >>> r.tasks, r.actions = [0, 1], [[1], [2]]
         >>> s = split_summary(r, samples=200, seed=0)

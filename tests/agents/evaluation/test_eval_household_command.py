@@ -15,7 +15,7 @@ from rewardgym.agents.evaluation.commands import EvalHousehold, split_summary, t
 from rewardgym.agents.evaluation.household import EvalConfig, SplitResult
 from rewardgym.agents.offline import BCSettings, OfflineConfig, train_offline
 from rewardgym.cli import build, main
-from rewardgym.envs.household.metrics import EpisodeScore
+from rewardgym.envs.household.engine.metrics import EpisodeScore
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 
 
