@@ -30,7 +30,8 @@ lint: $(STAMP)
 TC := build/typecheck/rewardgym
 typecheck: $(STAMP)
 	mkdir -p build/typecheck && ln -sfn ../.. $(TC)
-	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py $(TC)/runtime.py $(TC)/embeddings.py $(TC)/errors.py \
+	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py $(TC)/embeddings.py $(TC)/errors.py \
+		$(TC)/home.py $(TC)/atomic.py $(TC)/outputs.py $(TC)/threads.py $(TC)/lazy.py \
 		$(TC)/bounds.py $(TC)/cli_help.py $(TC)/pretrained.py $(TC)/progress.py $(TC)/tokenizer_io.py \
 		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status

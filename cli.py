@@ -26,7 +26,7 @@ from typing import Any, NoReturn, TypeVar
 
 from rewardgym.cli_help import flowing_docstrings, help_registry
 from rewardgym.errors import Error, PretrainedPackageMissing, UserError, UserMistake
-from rewardgym.runtime import owner
+from rewardgym.outputs import owner
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from rewardgym.errors import NotAnEmbeddingCacheError
+from rewardgym.home import rewardgym_home
 from rewardgym.progress import quiet_transformers_bars
-from rewardgym.runtime import rewardgym_home
 
 BatchEncoder = Callable[[list[str]], np.ndarray]
 MINILM_NAME = "all-MiniLM-L6-v2"

@@ -32,8 +32,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from rewardgym.atomic import atomic_path
 from rewardgym.errors import PretrainedPackageMissing
-from rewardgym.runtime import atomic_path, rewardgym_home
+from rewardgym.home import rewardgym_home
 from rewardgym.tokenizer_io import mark_tokenizer
 
 MARKER = "rewardgym-pretrained.json"

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from rewardgym.runtime import releases_outputs
+from rewardgym.outputs import releases_outputs
 
 OUTPUT_KIND = "demo"
 """The kind of the demo's output directory (its ``.rewardgym-output.json`` marker)."""
@@ -49,7 +49,7 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     from rewardgym.benchmarks.fidelity.suite import run_bench_fidelity
     from rewardgym.benchmarks.shop.suite import OUTPUT_KIND as SHOP_KIND
     from rewardgym.benchmarks.shop.suite import run_bench_shop
-    from rewardgym.runtime import claim_output, prepare_output
+    from rewardgym.outputs import claim_output, prepare_output
 
     kinds = {"shop": SHOP_KIND, "embodied": EMBODIED_KIND, "fidelity": FIDELITY_KIND}
     prepare_output(out, OUTPUT_KIND, overwrite=overwrite)

@@ -35,16 +35,9 @@ from typing import Annotated, Any
 
 import tyro
 
+from rewardgym.atomic import absolute, write_atomic, write_json_atomic
 from rewardgym.errors import UserError
-from rewardgym.runtime import (
-    OWNER_FILE,
-    absolute,
-    atomic_output,
-    owner,
-    prepare_output,
-    write_atomic,
-    write_json_atomic,
-)
+from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
 
 PAGE_MARK = "<!-- rewardgym results page: written by benchmarks/record_results.py -->"
 """First line of every page this script writes (a file without it is never replaced)."""

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rewardgym.atomic import write_json_atomic
 from rewardgym.bounds import Range, numeric_fields, strict_json, undefined_as_null
-from rewardgym.runtime import write_json_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMED = ("RewardComposition", "Tuned", "TuneGrid")

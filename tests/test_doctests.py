@@ -30,7 +30,7 @@ MODULES = _modules()
 
 def test_walk_finds_every_layer() -> None:
     tops = {name.split(".")[1] for name in MODULES}
-    assert {"envs", "wrappers", "agents", "benchmarks", "runtime", "embeddings"} <= tops
+    assert {"envs", "wrappers", "agents", "benchmarks", "outputs", "embeddings"} <= tops
     assert sum(MODULES.values()) >= 10
 
 

@@ -21,8 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # (module that raised it before, name, builtin base its callers catch)
 OLD_HOMES: list[tuple[str, str, type[BaseException]]] = [
-    ("rewardgym.runtime", "UserError", ValueError),
-    ("rewardgym.runtime", "OutputBusyError", FileExistsError),
     ("rewardgym.envs.shopping.schema", "DataValidationError", ValueError),
     ("rewardgym.envs.shopping", "DataValidationError", ValueError),
     ("rewardgym.envs.shopping.session_log", "SessionLogError", ValueError),

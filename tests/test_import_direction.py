@@ -1,10 +1,10 @@
 """Imports run one way, root <- envs <- wrappers <- agents <- benchmarks: no module imports a room above.
 
-The root room is the modules at the package root (``errors.py``, ``bounds.py``, ``runtime.py``,
-``progress.py``, ``embeddings.py``, ``pretrained.py``, ``tokenizer_io.py``, ``cli.py``,
-``cli_help.py``): services every room uses, so they import no room. ``cli.py`` names each
-command's class as a ``"module:Class"`` string and imports it only when that command runs, as
-Gymnasium's string entry points do. The package's own ``__init__`` is in no room: it is what
+The root room is the modules at the package root (``errors.py``, ``bounds.py``, ``home.py``,
+``atomic.py``, ``outputs.py``, ``threads.py``, ``lazy.py``, ``progress.py``, ``embeddings.py``,
+``pretrained.py``, ``tokenizer_io.py``, ``cli.py``, ``cli_help.py``): services every room
+uses, so they import no room. ``cli.py`` names each command's class as a ``"module:Class"``
+string and imports it only when that command runs, as Gymnasium's string entry points do. The package's own ``__init__`` is in no room: it is what
 ``import rewardgym`` runs (it registers the environments), and it is loaded before any of its
 modules, so ``from rewardgym import __version__`` is allowed anywhere.
 
@@ -118,7 +118,10 @@ def package_files() -> list[Path]:
 
 def test_every_root_module_is_checked() -> None:
     files = package_files()
-    for name in ("runtime", "embeddings", "errors", "bounds", "cli", "progress", "pretrained"):
+    for name in (
+        *("home", "atomic", "outputs", "threads", "lazy"),
+        *("embeddings", "errors", "bounds", "cli", "progress", "pretrained"),
+    ):
         assert ROOT / f"{name}.py" in files
         assert room_of(f"{PACKAGE}.{name}") == "root"
     assert room_of(PACKAGE) is None
@@ -132,9 +135,9 @@ def test_the_package_imports_only_downwards() -> None:
 
 
 def _module(tmp_path: Path, room: str, source: str) -> Path:
-    """A module holding ``source`` in ``room`` of a scratch package root (``root``: ``runtime.py``)."""
+    """A module holding ``source`` in ``room`` of a scratch package root (``root``: ``outputs.py``)."""
     path = (
-        tmp_path / "runtime.py"
+        tmp_path / "outputs.py"
         if room == "root"
         else tmp_path / room / "trajectories" / "module.py"
     )
@@ -184,7 +187,7 @@ def test_the_checker_flags_training_imports_in_envs(
         ("agents", "from rewardgym.benchmarks.embodied.suite import run_task\n", True),
         ("agents", "from rewardgym.wrappers.composition import compose_rewards\n", False),
         ("benchmarks", "from rewardgym.agents.offline import train_offline\n", False),
-        ("envs", "from rewardgym.runtime import atomic_output\nfrom . import dataset\n", False),
+        ("envs", "from rewardgym.outputs import atomic_output\nfrom . import dataset\n", False),
         ("root", "from rewardgym.envs.household import HouseholdEnv\n", True),
         ("root", "def f():\n    from rewardgym.agents.offline import train_offline\n", True),
         ("root", "from rewardgym import envs\n", True),

@@ -24,10 +24,10 @@ import numpy as np
 import pytest
 
 import rewardgym
+from rewardgym.atomic import OLD_PREFIX, TMP_PREFIX
 from rewardgym.envs.shopping.session_log import SessionLog
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 from rewardgym.envs.trajectories.minari_io import load_minari
-from rewardgym.runtime import OLD_PREFIX, TMP_PREFIX
 
 ROOT = Path(rewardgym.__file__).resolve().parent.parent
 KILLS_AT_RANDOM = 2

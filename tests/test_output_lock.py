@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.runtime import (
+from rewardgym.errors import OutputBusyError
+from rewardgym.outputs import (
     OWNER_FILE,
-    OutputBusyError,
     atomic_output,
     claim_output,
     prepare_output,
@@ -32,7 +32,7 @@ from rewardgym.runtime import (
 HOLDER = """
 import sys, time
 from pathlib import Path
-from rewardgym.runtime import atomic_output, claim_output
+from rewardgym.outputs import atomic_output, claim_output
 mode, outs = sys.argv[1], [Path(p) for p in sys.argv[2:]]
 if mode == "claim":
     for out in outs:

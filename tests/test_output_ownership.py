@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rewardgym.cli import main
-from rewardgym.runtime import OWNER_FILE, atomic_output, claim_output, mark_output, owner
+from rewardgym.outputs import OWNER_FILE, atomic_output, claim_output, mark_output, owner
 
 
 class WorkStarted(AssertionError):
@@ -285,7 +285,7 @@ def test_a_run_stopped_before_its_first_file_is_no_output_to_protect(
 
 _HOLD = (
     "import sys, time\n"
-    "from rewardgym.runtime import claim_output\n"
+    "from rewardgym.outputs import claim_output\n"
     "for out in sys.argv[1:]:\n"
     "    claim_output(out, 'bench-shop', overwrite=False)\n"
     "print('held', flush=True)\n"

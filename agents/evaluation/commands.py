@@ -112,7 +112,8 @@ class EvalHousehold:
 
         from rewardgym.agents.evaluation.household import evaluate_household
         from rewardgym.agents.offline.agent import OfflineAgent
-        from rewardgym.runtime import atomic_output, prepare_output, write_json_atomic
+        from rewardgym.atomic import write_json_atomic
+        from rewardgym.outputs import atomic_output, prepare_output
 
         if self.out is not None:
             prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)

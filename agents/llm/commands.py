@@ -5,7 +5,7 @@ options are the library's configs, flattened (``SFTRunConfig`` or ``GRPORunConfi
 ``PromptConfig``), so each default lives in one place. Both commands train on the suite's
 training split (:func:`~rewardgym.agents.llm.dataset.split_sessions`: the env's training
 sessions less the hashed validation share), so ``bench shop``'s validation and test sessions stay
-unseen. OUT is a marked output directory (``rewardgym.runtime.claim_output``) holding
+unseen. OUT is a marked output directory (``rewardgym.outputs.claim_output``) holding
 ``config.json`` (the options, and the start model and its kind), ``model/`` (the trained model,
 a plain transformers folder that ``load_model`` reads) and ``trainer/`` (TRL's working files;
 GRPO resumes from its last checkpoint).
@@ -91,7 +91,7 @@ class SessionOptions:
 def recorded_kind(model: Path) -> ModelKind:
     """The kind ``train sft``/``train grpo`` recorded for the model it saved at ``model``;
     ``pretrained`` for any other folder."""
-    from rewardgym.runtime import owner
+    from rewardgym.outputs import owner
 
     found = owner(model.parent)
     record = model.parent / CONFIG_FILE
@@ -152,7 +152,7 @@ class TrainSFT:
 
     def run(self) -> None:
         """Claim OUT, build or read the start model, train on the training split, save it."""
-        from rewardgym.runtime import releases_outputs
+        from rewardgym.outputs import releases_outputs
 
         releases_outputs(self._run)()
 
@@ -161,7 +161,8 @@ class TrainSFT:
 
         from rewardgym.agents.llm.dataset import sample_rows, to_dataset
         from rewardgym.agents.llm.sft import train_sft
-        from rewardgym.runtime import claim_output, write_json_atomic
+        from rewardgym.atomic import write_json_atomic
+        from rewardgym.outputs import claim_output
 
         out = claim_output(self.out, SFT_KIND, overwrite=self.overwrite)
         start = self.model if self.model is not None else self.build_default(out / "base")
@@ -228,7 +229,7 @@ class TrainGRPO:
 
     def run(self) -> None:
         """Claim OUT, replay the training steps through the reward, train, save the policy."""
-        from rewardgym.runtime import releases_outputs
+        from rewardgym.outputs import releases_outputs
 
         releases_outputs(self._run)()
 
@@ -239,7 +240,8 @@ class TrainGRPO:
 
         from rewardgym.agents.llm.dataset import sample_rows, to_dataset
         from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
-        from rewardgym.runtime import claim_output, write_json_atomic
+        from rewardgym.atomic import write_json_atomic
+        from rewardgym.outputs import claim_output
         from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
         out = claim_output(self.out, GRPO_KIND, overwrite=self.overwrite)

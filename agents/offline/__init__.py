@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rewardgym.runtime import lazy_exports
+from rewardgym.lazy import lazy_exports
 
 
 def _hush_gym_notice() -> None:

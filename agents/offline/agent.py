@@ -29,12 +29,14 @@ from rewardgym.agents.offline.training_reward import (
     training_config,
     training_rewards,
 )
+from rewardgym.atomic import absolute
 from rewardgym.bounds import strict_json
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
+from rewardgym.outputs import atomic_output
 from rewardgym.progress import progress_bar
-from rewardgym.runtime import absolute, atomic_output, torch_threads
+from rewardgym.threads import torch_threads
 
 if TYPE_CHECKING:
     from d3rlpy.dataset import MDPDataset

@@ -81,7 +81,7 @@ class TrainOffline:
 
         from rewardgym.agents.offline.agent import AGENT_KIND, train_offline
         from rewardgym.envs.trajectories import TrajectoryDataset
-        from rewardgym.runtime import prepare_output
+        from rewardgym.outputs import prepare_output
 
         prepare_output(self.out, AGENT_KIND, overwrite=self.overwrite)
         data = TrajectoryDataset.from_dir(self.dataset)

@@ -84,13 +84,9 @@ class SimulateAB:
         from rewardgym.agents.simulation.experiment import report_markdown, run_ab
         from rewardgym.agents.simulation.policies import resolve_policy
         from rewardgym.agents.simulation.visits import write_visits
+        from rewardgym.atomic import write_atomic, write_json_atomic
         from rewardgym.envs.shopping.synthetic.variants import store_variant
-        from rewardgym.runtime import (
-            atomic_output,
-            prepare_output,
-            write_atomic,
-            write_json_atomic,
-        )
+        from rewardgym.outputs import atomic_output, prepare_output
 
         # Before the policy loads (a model folder takes seconds): the user's files are refused.
         prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)

@@ -31,11 +31,11 @@ from typing import Any
 
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.agents.simulation.policies import SimPolicy
+from rewardgym.atomic import write_atomic
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
 from rewardgym.envs.shopping.schema import ShopSession
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.progress import progress_bar as tqdm
-from rewardgym.runtime import write_atomic
 
 
 @dataclass(frozen=True)

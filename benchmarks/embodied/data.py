@@ -4,8 +4,8 @@ Every data set keeps the success reward; a relabelling adds a dense reward colum
 records the composition it was made for (``rewardgym.wrappers.composition.with_dense_labels``,
 ``RewardComposition``'s lambda here), so each row composes the two at training time: with that
 lambda, or with its own tuned one (``Tuned.dense_weight``), recorded with its results.
-Everything is written through ``rewardgym.runtime`` conventions by the data set's own
-``save``, and an existing data set made with the same settings is reused.
+Everything is written by the rules of ``rewardgym.atomic`` and ``rewardgym.outputs``, by the data
+set's own ``save``, and an existing data set made with the same settings is reused.
 """
 
 from __future__ import annotations

@@ -73,8 +73,8 @@ def run(config: Config) -> dict[str, dict[str, Any]]:
         )
         print(_line(spec, rows[spec]), flush=True)
     if config.out is not None:
+        from rewardgym.atomic import write_json_atomic
         from rewardgym.bounds import undefined_as_null
-        from rewardgym.runtime import write_json_atomic
 
         payload = {"config": _plain(config), "judges": rows}
         write_json_atomic(config.out, undefined_as_null(payload))

@@ -231,7 +231,7 @@ def _record_run(payload: dict[str, Any], *, preset: str) -> None:
 
 def write_tune(root: Path, payload: dict[str, Any]) -> None:
     """tune.json (``grid``, ``best``, ``meta``, ``config``) and tune.md, atomically."""
-    from rewardgym.runtime import write_atomic, write_json_atomic
+    from rewardgym.atomic import write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
     _record_run(payload, preset="tune")
@@ -631,8 +631,8 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     import io
     import json
 
+    from rewardgym.atomic import atomic_path, write_atomic, write_json_atomic
     from rewardgym.benchmarks.repro import table_digests
-    from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
     meta = payload["meta"]

@@ -15,7 +15,7 @@ Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3
 
 ``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
 split only (training instructions on new episodes), and writes ``tune.json`` with the values
-to record in the preset. ``out`` is claimed before any work (``rewardgym.runtime.claim_output``):
+to record in the preset. ``out`` is claimed before any work (``rewardgym.outputs.claim_output``):
 a directory of the user's is refused, an earlier ``bench embodied`` output is taken again only
 with ``overwrite`` (its data sets are reused where their settings match).
 """
@@ -43,7 +43,7 @@ from rewardgym.benchmarks.embodied.config import (
     Row,
     Tuned,
 )
-from rewardgym.runtime import releases_outputs
+from rewardgym.outputs import releases_outputs
 
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
 
@@ -277,7 +277,7 @@ def run_bench_embodied(
     embodied`` output needs ``overwrite``. Returns the content of ``results.json``
     (``mode="final"``) or ``tune.json`` (``"tune"``).
     """
-    from rewardgym.runtime import claim_output
+    from rewardgym.outputs import claim_output
 
     root = claim_output(out, OUTPUT_KIND, overwrite=overwrite)  # before d3rlpy's import talks
     from rich.console import Console

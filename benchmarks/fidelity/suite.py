@@ -150,9 +150,10 @@ def run_bench_fidelity(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Run the suite, write its files under ``out`` (atomically, refusing a directory it did not write)."""
+    from rewardgym.atomic import write_atomic, write_json_atomic
     from rewardgym.benchmarks.provenance import run_provenance
     from rewardgym.benchmarks.repro import table_digests
-    from rewardgym.runtime import atomic_output, write_atomic, write_json_atomic
+    from rewardgym.outputs import atomic_output
 
     wall = time.perf_counter()
     suite = Suite(config, progress)
@@ -225,7 +226,7 @@ class BenchFidelity:
 
     def run(self) -> None:
         """Check --out, run the suite and write its files."""
-        from rewardgym.runtime import prepare_output
+        from rewardgym.outputs import prepare_output
 
         prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)  # before any work
         run_bench_fidelity(self.config, self.out, overwrite=self.overwrite)

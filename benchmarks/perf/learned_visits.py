@@ -120,7 +120,7 @@ def _visits(
 
 def run(config: Config) -> dict[str, float]:
     """Measure and print both modes; returns the figures."""
-    from rewardgym.runtime import torch_threads
+    from rewardgym.threads import torch_threads
 
     with torch_threads(config.threads):
         return _measure(config)

@@ -28,19 +28,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from rewardgym.agents.evaluation.shopping import StepRecord
+from rewardgym.atomic import write_atomic, write_json_atomic
 from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
 from rewardgym.benchmarks.shop.sweep import Sweep, apply_changes, model_prompt
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import NON_NEGATIVE, check_fields, undefined_as_null
 from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
-from rewardgym.runtime import (
-    UserError,
-    claim_output,
-    releases_outputs,
-    write_atomic,
-    write_json_atomic,
-)
+from rewardgym.errors import UserError
+from rewardgym.outputs import claim_output, releases_outputs
 
 OUTPUT_KIND = "bench-shop-breakdown"
 """The kind of a breakdown's output directory (its ``.rewardgym-output.json`` marker)."""

@@ -40,6 +40,7 @@ from rewardgym.agents.evaluation.shopping import (
     protocol_metrics,
     protocol_records,
 )
+from rewardgym.atomic import atomic_path, write_atomic, write_json_atomic
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.repro import table_digests
 from rewardgym.benchmarks.shop.config import BenchConfig, constrained_name
@@ -47,7 +48,6 @@ from rewardgym.benchmarks.shop.rows import BASELINES, Method
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.metrics import protocol_match, shop_metrics
-from rewardgym.runtime import atomic_path, write_atomic, write_json_atomic
 from rewardgym.wrappers.shop_r1 import RewardTerms
 
 

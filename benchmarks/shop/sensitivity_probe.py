@@ -140,7 +140,7 @@ def main(cfg: Config) -> dict[str, Any]:
     verdict = "passes" if after_option is not None and after_option > GATE else "fails"
     print(f"P(add_to_cart | option before) = {after_option}: {verdict} the {GATE} gate")
     if cfg.out is not None:
-        from rewardgym.runtime import write_json_atomic
+        from rewardgym.atomic import write_json_atomic
 
         write_json_atomic(cfg.out, figures)
     return figures

@@ -23,7 +23,7 @@ side by side, each once its start is trained), and evaluated after. Main rows (`
 persona, :attr:`~rewardgym.agents.llm.config.PromptConfig.persona`; on data without personas its
 prompts are ``sft``'s) and ``shop-r1/temp-<t>``. Writes ``results.json`` / ``.csv`` /
 ``.md``, ``results.png`` and ``reward_terms.png`` under ``out``, a directory the suite marks as
-its own before any work (``rewardgym.runtime.claim_output``: a directory of the user's is
+its own before any work (``rewardgym.outputs.claim_output``: a directory of the user's is
 refused, an earlier ``bench shop`` output is taken again only with ``overwrite``). Trained
 models live under ``out/models``; a rerun into the same ``out`` reuses them, so delete that
 folder after changing the config.
@@ -45,6 +45,7 @@ from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, sco
 from rewardgym.agents.llm.config import Decoding, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.agents.llm.rewards import WrapperFactory
+from rewardgym.atomic import write_json_atomic
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.benchmarks.shop.plan import (
@@ -61,7 +62,7 @@ from rewardgym.benchmarks.shop.plan import (
 from rewardgym.benchmarks.shop.rows import BASELINES
 from rewardgym.bounds import undefined_as_null
 from rewardgym.errors import OutputsNoLongerParse
-from rewardgym.runtime import claim_output, releases_outputs, write_json_atomic
+from rewardgym.outputs import claim_output, releases_outputs
 from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
 OUTPUT_KIND = "bench-shop"

@@ -38,18 +38,14 @@ from rewardgym.agents.evaluation.intervals import bootstrap_intervals
 from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
 from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
+from rewardgym.atomic import write_atomic, write_json_atomic
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
 from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
-from rewardgym.runtime import (
-    UserError,
-    claim_output,
-    releases_outputs,
-    write_atomic,
-    write_json_atomic,
-)
+from rewardgym.errors import UserError
+from rewardgym.outputs import claim_output, releases_outputs
 
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rewardgym.runtime import lazy_exports
+from rewardgym.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from rewardgym.envs.household.engine.metrics import (

@@ -19,9 +19,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from rewardgym.atomic import absolute
 from rewardgym.envs.shopping.schema import DataValidationError, ShopAction, ShopSession, ShopStep
 from rewardgym.errors import SessionLogError
-from rewardgym.runtime import absolute, atomic_output
+from rewardgym.outputs import atomic_output
 
 STEPS_FILE = "steps.arrow"
 SESSIONS_FILE = "sessions.arrow"
@@ -81,7 +82,7 @@ def _step_rows(session: ShopSession) -> dict[str, list[Any]]:
 
 
 SESSION_LOG_KIND = "shop-store"
-"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by :func:`write_session_log`
+"""The :data:`rewardgym.outputs.OWNER_FILE` kind of a directory written by :func:`write_session_log`
 (still ``shop-store``, its name before the rename, so session logs written earlier open and are
 replaced as before)."""
 
@@ -119,7 +120,7 @@ def fill_session_log(
     """Write the session log files of ``sessions`` into the existing, empty ``directory``.
 
     The building block of :func:`write_session_log` and of the cached conversions, which make the
-    directory a temporary sibling of their target (:mod:`rewardgym.runtime`).
+    directory a temporary sibling of their target (:mod:`rewardgym.atomic`).
     """
     ids: list[str] = []
     starts: list[int] = []

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
+from rewardgym.atomic import absolute, atomic_path
 from rewardgym.envs.shopping.loaders import (
     is_opera_dir,
     load_jsonl,
@@ -41,7 +42,8 @@ from rewardgym.envs.shopping.session_log import (
     fill_session_log,
 )
 from rewardgym.envs.shopping.synthetic.config import SyntheticShopperConfig
-from rewardgym.runtime import absolute, atomic_output, atomic_path, mark_output, rewardgym_home
+from rewardgym.home import rewardgym_home
+from rewardgym.outputs import atomic_output, mark_output
 
 Split = Literal["train", "test", "all"]
 DEFAULT_SEED = 0

@@ -41,7 +41,7 @@ class DataCollect:
         from rewardgym.envs.trajectories.collect import collect_dataset
         from rewardgym.envs.trajectories.layout import DATASET_KIND
         from rewardgym.errors import UserError
-        from rewardgym.runtime import atomic_output, prepare_output
+        from rewardgym.outputs import atomic_output, prepare_output
 
         config = self.collect
         if self.variant is not None:
@@ -60,7 +60,7 @@ class DataCollect:
         out = prepare_output(self.out, DATASET_KIND, overwrite=self.overwrite)
         console = Console()
         start = time.perf_counter()
-        # Held from the start (runtime.atomic_output): a second collect on OUT is refused at
+        # Held from the start (outputs.atomic_output): a second collect on OUT is refused at
         # once, not after its episodes.
         with atomic_output(out, DATASET_KIND, overwrite=self.overwrite) as tmp:
             with Progress(transient=True, console=console) as bar:

@@ -27,9 +27,10 @@ import gymnasium as gym
 import numpy as np
 import pyarrow as pa
 
+from rewardgym.atomic import absolute, write_json_atomic
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.envs.trajectories.layout import DATASET_KIND, FORMAT_VERSION, METADATA_FILE
-from rewardgym.runtime import absolute, atomic_output, write_json_atomic
+from rewardgym.outputs import atomic_output
 
 if TYPE_CHECKING:
     import minari

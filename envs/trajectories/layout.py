@@ -13,7 +13,7 @@ METADATA_FILE = "rewardgym_dataset.json"
 """The data set's metadata (env id, action names, schema); written last, so a directory
 without it is not a data set."""
 DATASET_KIND = "trajectory-dataset"
-"""The :data:`rewardgym.runtime.OWNER_FILE` kind of a directory written by ``save``."""
+"""The :data:`rewardgym.outputs.OWNER_FILE` kind of a directory written by ``save``."""
 MINARI_SUBDIR = "data"
 """The folder of the Minari copy inside a data set's directory."""
 

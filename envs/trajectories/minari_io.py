@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rewardgym.atomic import absolute
 from rewardgym.envs.trajectories.layout import METADATA_FILE, MINARI_SUBDIR
-from rewardgym.runtime import absolute
 
 if TYPE_CHECKING:
     import minari

@@ -7,13 +7,15 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
+from rewardgym.atomic import atomic_path
 from rewardgym.envs.conventions import EpisodeGate, check_options
 from rewardgym.envs.spaces import discrete_index
 from rewardgym.envs.trajectories.collect import CollectConfig, collect_dataset
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.envs.trajectories.layout import DATASET_KIND, METADATA_FILE
-from rewardgym.runtime import atomic_path, mark_output, rewardgym_home
+from rewardgym.home import rewardgym_home
+from rewardgym.outputs import mark_output
 
 DEFAULT_REPLAY_EPISODES = 100
 DEFAULT_REPLAY_NAME = "household-v1-replay"

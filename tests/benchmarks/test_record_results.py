@@ -12,7 +12,7 @@ import pytest
 
 from rewardgym.benchmarks.provenance import command_line, run_provenance
 from rewardgym.benchmarks.record_results import PAGE_MARK, record
-from rewardgym.runtime import mark_output
+from rewardgym.outputs import mark_output
 
 TABLES = "# bench shop (tiny)\n\n## Protocol: natural\n\n| method | exact % |\n|---|---|\n| sft | 41.6 |\n"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rewardgym.benchmarks.record_results import PAGE_MARK, record
-from rewardgym.runtime import mark_output
+from rewardgym.outputs import mark_output
 
 META = {"suite": "shop", "preset": "tiny", "smoke_test": False}
 

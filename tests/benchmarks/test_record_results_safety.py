@@ -17,7 +17,7 @@ import pytest
 
 from rewardgym.benchmarks.provenance import PACKAGE_ROOT
 from rewardgym.benchmarks.record_results import PAGE_MARK, main
-from rewardgym.runtime import OWNER_FILE, mark_output
+from rewardgym.outputs import OWNER_FILE, mark_output
 
 META = {"suite": "shop", "preset": "tiny", "smoke_test": True, "command": "rewardgym bench shop"}
 

@@ -1,7 +1,7 @@
 """Where a labelling run writes: checked outputs, atomic data sets and the judge cache's home.
 
 Outputs are checked before the first judge call and written beside their target, renamed
-into place only when complete (:mod:`rewardgym.runtime`); a run whose judge calls all failed
+into place only when complete (:mod:`rewardgym.atomic`); a run whose judge calls all failed
 is stopped by :func:`check_judged` before anything is written. Every labelled data set records
 what it was made for (``LabelRecord``) in its metadata: the reward composition training reads
 (``info["reward_composition"]``), the judge and the ensemble's settings (``info["coren"]``).
@@ -16,18 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rewardgym.atomic import absolute
 from rewardgym.bounds import strict_json, undefined_as_null
 from rewardgym.envs.trajectories.layout import DATASET_KIND
-from rewardgym.errors import LabellingError
-from rewardgym.runtime import (
-    UserError,
-    absolute,
-    atomic_output,
-    mark_output,
-    owner,
-    prepare_output,
-    rewardgym_home,
-)
+from rewardgym.errors import LabellingError, UserError
+from rewardgym.home import rewardgym_home
+from rewardgym.outputs import atomic_output, mark_output, owner, prepare_output
 from rewardgym.wrappers.composition import RewardComposition, with_dense_labels
 from rewardgym.wrappers.coren.config import CorenConfig
 

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rewardgym.atomic import absolute
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.layout import DATASET_KIND
-from rewardgym.runtime import absolute, atomic_output, prepare_output
+from rewardgym.outputs import atomic_output, prepare_output
 from rewardgym.wrappers.coren.dense_labels import dense_rewards
 from rewardgym.wrappers.coren.ensemble import CompleteFn
 from rewardgym.wrappers.coren.judging import (

@@ -20,8 +20,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from rewardgym.atomic import absolute, atomic_path
 from rewardgym.embeddings import CachedEmbedder
-from rewardgym.runtime import absolute, atomic_path, torch_threads
+from rewardgym.threads import torch_threads
 from rewardgym.wrappers.coren.grounding import observation_items
 from rewardgym.wrappers.judges.prompts import RUBRIC_MAX
 

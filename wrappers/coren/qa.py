@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from rewardgym.atomic import write_atomic
 from rewardgym.embeddings import CachedEmbedder
-from rewardgym.runtime import write_atomic
 
 QA_PAIRS = 139
 """The paper's bank size."""

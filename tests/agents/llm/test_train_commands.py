@@ -24,7 +24,7 @@ from rewardgym.agents.llm.commands import (
 from rewardgym.agents.llm.config import GRPORunConfig, ModelConfig, PromptConfig, SFTRunConfig
 from rewardgym.agents.llm.model import load_model
 from rewardgym.cli import build, main
-from rewardgym.runtime import owner
+from rewardgym.outputs import owner
 
 TINY_MODEL = [  # the tiny bench preset's default model
     *("--default-model.vocab-size", "1024", "--default-model.hidden-size", "32"),

@@ -21,7 +21,7 @@ from rewardgym.agents.offline.agent import LEGACY_MODEL_FILE, META_FILE, WEIGHTS
 from rewardgym.agents.offline.config import algorithm_settings
 from rewardgym.embeddings import hashing_embedder
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
-from rewardgym.runtime import OWNER_FILE
+from rewardgym.outputs import OWNER_FILE
 
 
 @pytest.fixture(scope="module")

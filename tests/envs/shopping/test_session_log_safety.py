@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.atomic import TMP_PREFIX
 from rewardgym.cli import main
 from rewardgym.envs.shopping.loaders import load_jsonl
 from rewardgym.envs.shopping.session_log import SessionLog, SessionLogError, write_session_log
 from rewardgym.envs.shopping.session_sources import resolve_sessions
-from rewardgym.runtime import OWNER_FILE, TMP_PREFIX
+from rewardgym.outputs import OWNER_FILE
 
 
 def _shop(*args: str) -> str | None:

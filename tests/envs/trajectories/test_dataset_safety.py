@@ -15,7 +15,7 @@ import pytest
 from rewardgym.cli import main
 from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset, minari_io
 from rewardgym.envs.trajectories.minari_io import load_minari, minari_load_dataset
-from rewardgym.runtime import OWNER_FILE
+from rewardgym.outputs import OWNER_FILE
 
 
 @pytest.fixture(scope="module")

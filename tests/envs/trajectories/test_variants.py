@@ -18,7 +18,7 @@ from rewardgym.envs.trajectories.variants import (
     variant_config,
     variant_statistics,
 )
-from rewardgym.runtime import UserError
+from rewardgym.errors import UserError
 
 
 def _fingerprint(data: TrajectoryDataset) -> str:

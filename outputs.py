@@ -1,29 +1,23 @@
-"""Services every layer shares: the cache home, atomic writes, output ownership, torch threads.
+"""Output directories: marked as rewardgym's, never the user's files replaced, one writer at a time.
 
-Three promises live here, so every command keeps them the same way:
-
-- **Atomic writes.** :func:`atomic_path` hands out a temporary sibling of the target (a file
-  or a directory); the target appears, by one ``os.replace``, only once the body finished.
-  A kill at any instant leaves the old state or the new one, never half of either, and
-  :func:`clean_stale_temps` removes the siblings that killed runs left behind.
 - **Nothing of the user's is lost.** A directory a command writes carries an
   :data:`OWNER_FILE` marker; :func:`prepare_output` refuses a target that exists without the
   marker (it is the user's), and replaces a marked one only when asked to overwrite;
   :func:`claim_output` marks a suite's working directory by the same rules.
 - **One writer per output.** A claimed directory (and the temporary one of
   :func:`atomic_output`) is held under an exclusive ``flock`` while its run works, so a second
-  run on the same ``--out`` is refused with :class:`OutputBusyError`; the kernel drops the lock
-  when a run dies, however it dies, so a killed run never blocks the next one.
-- **Quiet threads.** :func:`torch_threads` bounds torch's CPU threads for a block.
+  run on the same ``--out`` is refused with :class:`~rewardgym.errors.OutputBusyError`; the
+  kernel drops the lock when a run dies, however it dies, so a killed run never blocks the
+  next one.
 
 Example:
     >>> import tempfile
     >>> from pathlib import Path
-    >>> root = Path(tempfile.mkdtemp())
-    >>> with atomic_path(root / "out.txt") as tmp:
-    ...     _ = tmp.write_text("done")
-    >>> (root / "out.txt").read_text()
-    'done'
+    >>> out = Path(tempfile.mkdtemp()) / "out"
+    >>> with atomic_output(out, "demo") as tmp:
+    ...     _ = (tmp / "result.txt").write_text("done")
+    >>> owner(out)["kind"], (out / "result.txt").read_text()
+    ('demo', 'done')
 """
 
 from __future__ import annotations
@@ -31,148 +25,18 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import importlib
 import json
 import os
-import shutil
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from rewardgym.bounds import strict_json
-from rewardgym.errors import OutputBusyError, UserError
+from rewardgym.atomic import TMP_PREFIX, absolute, atomic_path, write_json_atomic
+from rewardgym.errors import OutputBusyError
 
 OWNER_FILE = ".rewardgym-output.json"
 """Marker written into every directory a rewardgym command creates (its kind and version)."""
-
-TMP_PREFIX = ".rgtmp-"
-"""Prefix of the temporary siblings of :func:`atomic_path`: ``.rgtmp-<pid>-<name>``."""
-
-OLD_PREFIX = ".rgold-"
-"""Prefix under which a replaced directory waits for removal after the new one is in place."""
-
-
-def rewardgym_home() -> Path:
-    """The cache root: ``$REWARDGYM_HOME`` or ``~/.cache/rewardgym``."""
-    return Path(os.environ.get("REWARDGYM_HOME", Path.home() / ".cache" / "rewardgym"))
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-
-
-def clean_stale_temps(parent: Path) -> list[Path]:
-    """Remove the temporary siblings in ``parent`` whose writing process is gone; return them.
-
-    Only names this module makes (``.rgtmp-<pid>-*`` and ``.rgold-<pid>-*``) are touched, and
-    only when process ``<pid>`` no longer runs, so a concurrent writer is never disturbed. An
-    old directory whose replacement never arrived is moved back to its name instead.
-    """
-    removed: list[Path] = []
-    if not parent.is_dir():
-        return removed
-    for entry in parent.iterdir():
-        for prefix in (TMP_PREFIX, OLD_PREFIX):
-            if not entry.name.startswith(prefix):
-                continue
-            parts = entry.name[len(prefix) :].split("-", 2)
-            if len(parts) < 3 or not parts[0].isdigit() or _pid_alive(int(parts[0])):
-                continue
-            target = parent / parts[2]
-            if prefix == OLD_PREFIX and not target.exists():
-                # Killed between moving the old directory aside and moving the new one in:
-                # the old state is the only complete one, so it goes back.
-                os.replace(entry, target)
-                continue
-            _remove(entry)
-            removed.append(entry)
-    return removed
-
-
-def absolute(path: str | os.PathLike[str]) -> Path:
-    """``path`` made absolute and free of ``.`` and ``..`` parts, without resolving links.
-
-    Every writer works on such paths: a relative one changes meaning with the working
-    directory (Minari's ``get_size`` doubles it), and ``.`` has no name to put a sibling beside.
-    """
-    return Path(os.path.abspath(os.fspath(path)))
-
-
-def temp_sibling(target: Path) -> Path:
-    """A fresh temporary path beside ``target`` that :func:`clean_stale_temps` recognises."""
-    stamp = f"{time.monotonic_ns() % 10**9}"
-    return target.parent / f"{TMP_PREFIX}{os.getpid()}-{stamp}-{target.name}"
-
-
-@contextlib.contextmanager
-def atomic_path(target: str | os.PathLike[str], *, replace: bool = True) -> Iterator[Path]:
-    """Yield a temporary sibling of ``target``; on success move it onto ``target`` atomically.
-
-    The body writes a file or a directory at the yielded path. When it raises, the temporary
-    goes and ``target`` is untouched. An existing file is replaced in one ``os.replace``; an
-    existing directory is first renamed aside (``.rgold-*``), then removed once the new one is
-    in place. ``replace=False`` raises ``FileExistsError`` instead of replacing anything.
-    """
-    target = absolute(target)
-    if not target.name:
-        raise ValueError(f"atomic_path: {target} has no name to write a sibling of")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    clean_stale_temps(target.parent)
-    tmp = temp_sibling(target)
-    try:
-        yield tmp
-        if not tmp.exists():
-            raise FileNotFoundError(f"atomic_path: the body wrote nothing at {tmp} for {target}")
-        if target.exists() and not replace:
-            raise FileExistsError(f"{target} exists; refusing to replace it")
-        if target.is_dir() and not target.is_symlink():
-            old = target.parent / f"{OLD_PREFIX}{tmp.name[len(TMP_PREFIX) :]}"
-            os.replace(target, old)
-            os.replace(tmp, target)
-            _remove(old)
-        else:
-            os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            _remove(tmp)
-
-
-def write_atomic(target: str | os.PathLike[str], data: str | bytes) -> Path:
-    """Write ``data`` (text as UTF-8) to ``target`` through a temporary sibling; return it."""
-    target = Path(target)
-    with atomic_path(target) as tmp:
-        if isinstance(data, str):
-            tmp.write_text(data, encoding="utf-8")
-        else:
-            tmp.write_bytes(data)
-    return target
-
-
-def write_json_atomic(target: str | os.PathLike[str], value: Any) -> Path:
-    """Write ``value`` as strict, indented JSON to ``target`` atomically; return the path.
-
-    A NaN or an infinity is refused (:func:`rewardgym.bounds.strict_json`), never written as
-    a bare ``NaN``; nothing is written then.
-    """
-    text = strict_json(value, target, indent=2, ensure_ascii=False)
-    return write_atomic(target, text + "\n")
 
 
 def owner(directory: str | Path) -> dict[str, Any] | None:
@@ -434,55 +298,14 @@ def claim_output(target: str | os.PathLike[str], kind: str, *, overwrite: bool) 
     return target
 
 
-@contextlib.contextmanager
-def torch_threads(n: int) -> Iterator[None]:
-    """Run the body with ``n`` torch CPU threads, then restore the previous count."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-def lazy_exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that imports ``package.<homes[name]>`` when ``name`` is first used.
-
-    Keeps ``import rewardgym`` and the CLI light: heavy submodules (torch, d3rlpy) load only
-    when one of their names is touched.
-    """
-
-    def __getattr__(name: str) -> Any:
-        if name not in homes:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(f"{package}.{homes[name]}"), name)
-
-    return __getattr__
-
-
 __all__ = [
-    "OLD_PREFIX",
     "OWNER_FILE",
-    "TMP_PREFIX",
-    "OutputBusyError",
-    "UserError",
-    "absolute",
     "atomic_output",
-    "atomic_path",
     "claim_output",
-    "clean_stale_temps",
-    "lazy_exports",
     "mark_output",
     "output_target",
     "owner",
     "prepare_output",
     "release_output",
     "releases_outputs",
-    "rewardgym_home",
-    "temp_sibling",
-    "torch_threads",
-    "write_atomic",
-    "write_json_atomic",
 ]
