@@ -126,7 +126,7 @@ class EvalHousehold:
         }
         text = table(rows)
         title = f"{agent.name} from {self.agent} on {agent.env_id}"
-        Console().print(f"{title}\n\n{text}", markup=False, highlight=False)
+        Console(soft_wrap=True).print(f"{title}\n\n{text}", markup=False, highlight=False)
         if self.out is None:
             return
         record = {

@@ -179,7 +179,7 @@ class TrainSFT:
             model_kind=kind,
             run="train sft",
         )
-        Console().print(
+        Console(soft_wrap=True).print(
             f"SFT trained {result.steps} steps on {len(rows)} examples in {result.seconds:.0f} s "
             f"(loss {result.first_loss:.3f} -> {result.last_loss:.3f}); saved to {result.path}",
             markup=False,
@@ -258,7 +258,7 @@ class TrainGRPO:
         result = train_grpo(self.model, env, out, wrapper, self.grpo, options)
         rewards = result.series("reward")
         trend = f" (reward {rewards[0]:.3f} -> {rewards[-1]:.3f})" if rewards else ""
-        Console().print(
+        Console(soft_wrap=True).print(
             f"GRPO with the {self.reward} reward trained {result.steps} steps on {len(rows)} "
             f"prompts in {result.seconds:.0f} s{trend}; saved to {result.path}",
             markup=False,

@@ -88,7 +88,7 @@ class TrainOffline:
         agent = train_offline(data, self.offline_config())
         path = agent.save(self.out, overwrite=self.overwrite)
         used = agent.config
-        Console().print(
+        Console(soft_wrap=True).print(
             f"{agent.name} trained {used.n_steps} steps on {len(data)} episodes of {data.env_id} "
             f"with reward {used.reward} (dense_weight={used.dense_weight}); saved to {path}",
             markup=False,
