@@ -29,7 +29,11 @@ not their columns, so rewardgym reads them by a schema of its own, checked row b
   one, a session's user is its id up to the first ``_``: OPeRA's session ids are
   ``{user uuid}_{start}_{end}``.
 
-A session whose user is not in the user table has no persona (None).
+A session whose user is not in the user table has no persona (None); a session id twice in the
+session table is an error, as a user id twice in the user table is. The action tables' text
+columns (``simplified_html``, ``rationale``, ``semantic_id``, ``input_text``, ``url``, ...) must
+hold strings or nulls; a binary column is read as UTF-8 text, and a cell that is not UTF-8, a
+number or a timestamp where text belongs is an error naming the file, the row and the column.
 """
 
 from __future__ import annotations
@@ -83,6 +87,32 @@ def _utf8(value: str, source: str, where: str, field_name: str) -> str:
             value=value[max(0, err.start - 20) : err.start + 20],
         ) from None
     return value
+
+
+def _opera_text(value: Any, source: str, where: str, field_name: str) -> str | None:
+    """An OPeRA text cell: a string, UTF-8 bytes (a binary column) or null; anything else is an error."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise DataValidationError(
+                f"not UTF-8 text (byte {err.start} of the value); store it as a UTF-8 string column",
+                source=source,
+                location=where,
+                field_name=field_name,
+                value=value[max(0, err.start - 10) : err.start + 10],
+            ) from None
+    if not isinstance(value, str):
+        raise DataValidationError(
+            f"must be a string or null, not {type(value).__name__}",
+            source=source,
+            location=where,
+            field_name=field_name,
+            value=value,
+        )
+    return _utf8(value, source, where, field_name)
 
 
 def _finite_seconds(value: Any, source: str, where: str) -> float:
@@ -162,6 +192,13 @@ def _step_from_json(raw: Any, source: str, where: str) -> ShopStep:
     except (RecursionError, ValueError):
         raise DataValidationError(
             "must be a JSON object the session log can hold (it is nested too deeply)",
+            source=source,
+            location=where,
+            field_name="meta",
+        ) from None
+    except TypeError as err:  # a Parquet struct column holding bytes or a timestamp
+        raise DataValidationError(
+            f"must hold only JSON values (text, numbers, lists, objects): {err}",
             source=source,
             location=where,
             field_name="meta",
@@ -379,6 +416,18 @@ def _parse_time(value: Any, source: str, where: str) -> float:
     )
 
 
+def _opera_meta(row: Mapping[str, Any], source: str, where: str) -> dict[str, Any]:
+    """The ``action_id``, ``click_type`` and ``url`` a step keeps as meta: texts (or integer ids)."""
+    meta: dict[str, Any] = {}
+    for key in ("action_id", "click_type", "url"):
+        value = row.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            meta[key] = value
+        elif (text := _opera_text(value, source, where, key)) is not None:
+            meta[key] = text
+    return meta
+
+
 def opera_files(root: str | os.PathLike[str], split: str) -> list[Path]:
     """OPeRA's action Parquet files of ``split`` under ``root`` (filtered preferred over full)."""
     base = Path(root)
@@ -494,6 +543,7 @@ def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] =
     if not session_files:
         return OperaUsers(personas)
     session_users: dict[str, str] = {}
+    first_session_row: dict[str, str] = {}
     for path in session_files:
         source = str(path)
         table = _read_parquet(path)
@@ -508,6 +558,15 @@ def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] =
         for row_no, row in enumerate(table.select(["session_id", "user_id"]).to_pylist()):
             where = f"row {row_no}"
             sid = _session_id(row["session_id"], source, where)
+            if sid in first_session_row:
+                raise DataValidationError(
+                    f"duplicate session id (first at {first_session_row[sid]}); ids must be unique",
+                    source=source,
+                    location=where,
+                    field_name="session_id",
+                    value=sid,
+                )
+            first_session_row[sid] = f"{source}:{where}"
             session_users[sid] = _user_id(row["user_id"], source, where)
     return OperaUsers(personas, session_users)
 
@@ -547,7 +606,7 @@ def load_opera(
             report.rows += 1
             where = f"row {row_no}"
             kind = row.get("action_type")
-            if kind not in mapping:
+            if not isinstance(kind, str) or kind not in mapping:
                 if skip_unknown:
                     report.skipped[str(kind)] = report.skipped.get(str(kind), 0) + 1
                     continue
@@ -559,17 +618,17 @@ def load_opera(
                     field_name="action_type",
                     value=kind,
                 )
-            ours = mapping[kind]
             raw_action = {
-                "type": ours,
-                "name": row.get("semantic_id") or "",
-                "text": row.get("input_text") or "",
+                "type": mapping[kind],
+                "name": _opera_text(row.get("semantic_id"), source, where, "semantic_id") or "",
+                "text": _opera_text(row.get("input_text"), source, where, "input_text") or "",
             }
             action = ShopAction.from_dict(raw_action, source=source, location=where)
             time = _parse_time(row.get("timestamp"), source, where)
-            page = row.get("simplified_html") or ""
-            meta = {k: row[k] for k in ("action_id", "click_type", "url") if row.get(k) is not None}
-            step = ShopStep(page, action, row.get("rationale") or None, time, meta)
+            page = _opera_text(row.get("simplified_html"), source, where, "simplified_html")
+            rationale = _opera_text(row.get("rationale"), source, where, "rationale")
+            meta = _opera_meta(row, source, where)
+            step = ShopStep(page or "", action, rationale or None, time, meta)
             sid = _session_id(row["session_id"], source, where)
             grouped.setdefault(sid, []).append((time, len(grouped), step))
     for sid, items in grouped.items():

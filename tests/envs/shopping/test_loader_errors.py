@@ -4,12 +4,18 @@ Issue 12, item 11: non-UTF-8 bytes, duplicate ids, JSON nested 100k deep, a 400-
 timestamp, a 5000-digit id, lone surrogate escapes, an empty file read with ``split="all"``;
 Parquet with bad ``meta`` JSON, a null ``session_id``, rows out of ``step`` order; an empty
 split named by the user's file rather than the cache path.
+
+Issue 39, item 9: OPeRA action tables whose page or rationale column holds integers, whose
+binary page is not UTF-8, or whose ``url`` is bytes that are not UTF-8 or a timestamp crashed with
+an Arrow or JSON ``TypeError`` (when the session log was written); so did a Parquet ``meta``
+struct holding bytes.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
-from rewardgym.envs.shopping.loaders import load_jsonl, load_parquet
+from rewardgym.envs.shopping.loaders import load_jsonl, load_opera, load_parquet
 from rewardgym.envs.shopping.schema import DataValidationError
 from rewardgym.envs.shopping.session_log import STEP_SCHEMA, write_session_log
 from rewardgym.envs.shopping.session_sources import resolve_sessions
@@ -155,4 +161,56 @@ def test_a_file_that_is_not_parquet_names_itself(tmp_path: Path) -> None:
     path = tmp_path / "fake.parquet"
     path.write_bytes(b"PAR1 not really")
     with pytest.raises(DataValidationError, match=f"{path}: not a readable Parquet file"):
+        list(load_parquet(path))
+
+
+OPERA_ROW = {
+    "session_id": "A",
+    "timestamp": "2025-04-14T21:52:50Z",
+    "action_type": "click",
+    "semantic_id": "buy",
+    "simplified_html": "<p/>",
+    "rationale": "I like it.",
+    "input_text": None,
+    "url": "https://shop/p/1",
+}
+
+
+@pytest.mark.parametrize(
+    ("cell", "words"),
+    [
+        ({"simplified_html": 5}, "field 'simplified_html': must be a string or null, not int"),
+        ({"rationale": 7}, "field 'rationale': must be a string or null, not int"),
+        ({"simplified_html": b"\xff<p/>"}, "field 'simplified_html': not UTF-8 text"),
+        ({"url": b"\xfe/p/1"}, "field 'url': not UTF-8 text"),
+        ({"url": datetime(2025, 4, 14)}, "field 'url': must be a string or null, not datetime"),
+        ({"action_type": ["click"]}, "field 'action_type': unknown OPeRA action_type"),
+    ],
+)
+def test_hostile_opera_cells_name_file_row_and_column(
+    tmp_path: Path, cell: dict[str, Any], words: str
+) -> None:
+    path = tmp_path / "train-0.parquet"
+    rows = [{**OPERA_ROW, "session_id": sid, **cell} for sid in ("A", "B")]
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    with pytest.raises(DataValidationError) as err:
+        write_session_log(load_opera([path]), tmp_path / "log")
+    assert f"{path}:row 0 {words}" in str(err.value), str(err.value)
+
+
+def test_an_opera_binary_text_column_in_utf8_reads_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "train-0.parquet"
+    cells = {"simplified_html": "<p>caf\u00e9</p>".encode(), "url": b"https://shop/p/1"}
+    pq.write_table(pa.Table.from_pylist([{**OPERA_ROW, **cells}]), path)
+    (session,) = load_opera([path])
+    assert session.steps[0].page == "<p>caf\u00e9</p>"
+    assert session.steps[0].meta == {"url": "https://shop/p/1"}
+
+
+def test_a_parquet_meta_struct_of_bytes_names_the_row(jsonl_sessions: Path, tmp_path: Path) -> None:
+    rows = _parquet_rows(jsonl_sessions, tmp_path)
+    for row in rows:
+        row["meta"] = {"url": b"/p/1"}
+    path = _write_parquet(rows, tmp_path / "struct.parquet", None)
+    with pytest.raises(DataValidationError, match=r"row 0 field 'meta': must hold only JSON"):
         list(load_parquet(path))

@@ -119,6 +119,18 @@ def test_a_session_table_without_user_ids_is_refused(tmp_path: Path) -> None:
         load_opera_users([users], [sessions])
 
 
+def test_a_session_twice_in_the_session_table_is_refused(tmp_path: Path) -> None:
+    """Issue 39, item 10: the second row silently gave the session another user's persona."""
+    users, sessions = tmp_path / "u.parquet", tmp_path / "s.parquet"
+    people = [{"user_id": "u1", "persona": "p1"}, {"user_id": "u2", "persona": "p2"}]
+    pq.write_table(pa.Table.from_pylist(people), users)
+    owners = [{"session_id": "s1", "user_id": "u1"}, {"session_id": "s1", "user_id": "u2"}]
+    pq.write_table(pa.Table.from_pylist(owners), sessions)
+    with pytest.raises(DataValidationError) as err:
+        load_opera_users([users], [sessions])
+    assert f"{sessions}:row 1 field 'session_id': duplicate session id (first at " in str(err.value)
+
+
 def _session(sid: str, persona: str | None) -> ShopSession:
     step = ShopStep("<html><a name='buy'>Buy</a></html>", ShopAction("terminate"))
     return ShopSession(sid, (step,), persona)
