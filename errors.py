@@ -79,6 +79,14 @@ def _short_repr(value: Any) -> str:
     return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
+class InvalidActionError(Error, TypeError):
+    """An env's ``step`` got an action its action space does not hold (a number or None for text).
+
+    A ``TypeError``, as the wrong type of argument it is; the message names the env, the type
+    received and what the env accepts. A policy's mistake, not the user's: exit status 1.
+    """
+
+
 class SessionLogError(UserError):
     """A session-log directory whose files are missing, unreadable or inconsistent; names the path."""
 
@@ -161,6 +169,7 @@ __all__ = [
     "ApiKeyNotSet",
     "DataValidationError",
     "Error",
+    "InvalidActionError",
     "JudgeUnavailableError",
     "LabellingError",
     "NotACacheError",

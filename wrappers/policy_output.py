@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.parsing import MAX_CANDIDATES, ParsedOutput, parse_output
+from rewardgym.errors import InvalidActionError
 from rewardgym.wrappers.self_certainty import LogProbs
 
 _RATIONALE_KEY = re.compile(r'"rationale"\s*:\s*"')
@@ -101,9 +103,9 @@ def as_policy_output(action: str | PolicyOutput) -> PolicyOutput:
         return action
     if isinstance(action, str):
         return PolicyOutput(action)
-    raise TypeError(
-        "a Shop-R1 reward wrapper's step takes the policy's text (str) or a PolicyOutput, "
-        f"got {type(action).__name__}"
+    raise InvalidActionError(
+        "a Shop-R1 reward wrapper's step takes the policy's text (a str) or a PolicyOutput, "
+        f"got {type(action).__name__}: {brief(action)}"
     )
 
 

@@ -27,6 +27,7 @@ from rewardgym.envs.shopping.spaces import (
     action_space,
     session_observation,
     session_observation_fields,
+    text_action,
 )
 from rewardgym.envs.spaces import discrete_index
 
@@ -181,7 +182,7 @@ class ShopSessionEnv(gym.Env[dict[str, Any], str]):
         """Score the prediction against the human's step, then move to the human's next step."""
         if self._current is None or self._last_obs is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        text = action if isinstance(action, str) else str(action)
+        text = text_action(action, env=type(self).__name__)
         parsed = parse_output(text)
         if self.element_ids:
             parsed = resolve_ids(parsed, page_elements(self._current.page))

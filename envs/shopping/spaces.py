@@ -7,9 +7,11 @@ from typing import Any
 
 from gymnasium import spaces
 
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.context import MAX_CONTEXT_CHARS
 from rewardgym.envs.shopping.schema import ACTION_TYPES, ShopStep
 from rewardgym.envs.spaces import UnicodeText
+from rewardgym.errors import InvalidActionError
 
 MAX_TEXT = MAX_CONTEXT_CHARS
 """Longest context or page text an observation holds."""
@@ -51,10 +53,30 @@ def action_space() -> UnicodeText:
     return UnicodeText(MAX_ACTION_TEXT)
 
 
+def text_action(action: Any, *, env: str) -> str:
+    """``action`` when it is the policy's text (a ``str``); an :class:`InvalidActionError` otherwise.
+
+    ``str(action)`` would score ``5``, ``None``, bytes or a list as a wrong answer (0) without a
+    word, hiding a policy or a vector env that hands over the wrong thing.
+
+    Example:
+        >>> text_action(None, env="ShopSessionEnv")
+        Traceback (most recent call last):
+        ...
+        rewardgym.errors.InvalidActionError: ShopSessionEnv.step takes the policy's text (a str), got NoneType: None
+    """
+    if isinstance(action, str):
+        return action
+    raise InvalidActionError(
+        f"{env}.step takes the policy's text (a str), got {type(action).__name__}: {brief(action)}"
+    )
+
+
 __all__ = [
     "MAX_ACTION_TEXT",
     "MAX_TEXT",
     "action_space",
     "session_observation",
     "session_observation_fields",
+    "text_action",
 ]

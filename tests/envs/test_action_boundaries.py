@@ -4,6 +4,10 @@ Issue 24, item 9: ``Household-v1`` (and v0) ran ``step(3.7)`` as action 3 and ``
 action 0, took ``step("4")`` and ``reset(options={"task": 1.5})``; NaN and ``None`` failed with
 bare ``int()`` errors. The envs and ``CorenReward`` now share one check
 (``rewardgym.envs.spaces.discrete_index``).
+
+Issue 39, item 17: the shop envs scored ``step(5)``, ``None``, bytes and a list as a wrong
+answer (0) without a word, alone and in every ``make_vec`` mode; they now refuse anything but
+text with the :class:`~rewardgym.errors.InvalidActionError` the reward wrappers raise too.
 """
 
 from __future__ import annotations
@@ -15,9 +19,18 @@ import numpy as np
 import pytest
 
 import rewardgym  # noqa: F401  (registers the envs)
-from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID, TRAJECTORY_REPLAY_ID, babyai_text_id
+from rewardgym.envs import (
+    HOUSEHOLD_ID,
+    HOUSEHOLD_V0_ID,
+    SHOP_SESSION_ID,
+    SHOP_STORE_ID,
+    TRAJECTORY_REPLAY_ID,
+    babyai_text_id,
+)
 from rewardgym.envs.spaces import discrete_index
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+from rewardgym.errors import InvalidActionError
+from rewardgym.wrappers import ShopR1Reward
 
 NOT_INTEGERS = [3.7, -0.5, 2.0, "4", True, np.True_, math.nan, None, np.float32(1.0), [1]]
 OUT_OF_RANGE = [-1, 10**6, np.int64(-3)]
@@ -93,3 +106,38 @@ def test_the_check_names_value_and_range() -> None:
     assert discrete_index(np.array(5, dtype=np.uint8), 58) == 5
     with pytest.raises(ValueError, match="not an integer"):
         discrete_index(np.array(5.0), 58)
+
+
+NOT_TEXTS = [5, None, b'{"action": {"type": "terminate"}}', ["terminate"], 1.5]
+TERMINATE = '{"rationale": "Done.", "action": {"type": "terminate"}}'
+
+
+@pytest.mark.parametrize("env_id", [SHOP_SESSION_ID, SHOP_STORE_ID])
+def test_shop_envs_refuse_what_is_not_text(env_id: str) -> None:
+    env = gym.make(env_id, disable_env_checker=True)
+    wrapped = ShopR1Reward(gym.make(env_id, disable_env_checker=True))
+    for stepped in (env, wrapped):
+        stepped.reset(seed=0)
+        for action in NOT_TEXTS:
+            assert not env.action_space.contains(action)
+            with pytest.raises(
+                InvalidActionError, match=r"takes the policy's text \(a str\)"
+            ) as err:
+                stepped.step(action)
+            assert isinstance(err.value, TypeError)
+            assert f"got {type(action).__name__}: " in str(err.value)
+        stepped.step(np.str_(TERMINATE))  # a numpy string is text
+
+
+@pytest.mark.filterwarnings("ignore:.*ERROR:")  # the async workers log the error they send back
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("env_id", [SHOP_SESSION_ID, SHOP_STORE_ID])
+def test_vector_shop_envs_refuse_what_is_not_text(env_id: str, mode: str) -> None:
+    kwargs = {"shared_memory": False} if mode == "async" else {}
+    envs = gym.make_vec(env_id, num_envs=2, vectorization_mode=mode, vector_kwargs=kwargs)
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(InvalidActionError, match=r"got NoneType: None"):
+            envs.step((TERMINATE, None))
+    finally:
+        envs.close()

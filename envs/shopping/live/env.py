@@ -25,6 +25,7 @@ from rewardgym.envs.shopping.spaces import (
     action_space,
     session_observation,
     session_observation_fields,
+    text_action,
 )
 from rewardgym.envs.shopping.synthetic.config import StoreConfig, SyntheticShopperConfig
 from rewardgym.envs.shopping.synthetic.intents import Intent
@@ -244,7 +245,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
         self._gate.check()
         visit = self.visit
         assert visit is not None and self._last_obs is not None  # the gate opens only in reset
-        text = action if isinstance(action, str) else str(action)
+        text = text_action(action, env=type(self).__name__)
         parsed = parse_output(text)
         if self.element_ids:
             parsed = resolve_ids(parsed, page_elements(visit.browser.html))
