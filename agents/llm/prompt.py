@@ -8,7 +8,9 @@ its own template; the default model gets plain text. The env cuts the context to
 token budget by the context mode's rules (:meth:`PromptBuilder.env_kwargs` hands it the budget
 and the tokenizer's count; with ``PromptConfig.persona`` the env opens the context with the
 shopper's persona); a context still over budget loses tokens from its left, oldest,
-side. The completion a model is trained to emit is
+side. The token budget also caps the context's characters
+(:data:`~rewardgym.envs.shopping.context.MAX_CHARS_PER_TOKEN` a token), so a tokenizer that
+reads a long run without spaces as one token cannot let a megabyte into the prompt. The completion a model is trained to emit is
 :func:`rewardgym.envs.shopping.parsing.format_output`'s canonical JSON.
 """
 
@@ -18,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rewardgym.agents.llm.config import PromptConfig
+from rewardgym.envs.shopping.context import char_cap
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -125,12 +128,15 @@ class PromptBuilder:
         return str(text)
 
     def context_tail(self, context: str) -> str:
-        """The context, cut from its left side to the token budget (marked when cut)."""
-        if self.count(context) <= self.context_budget:
-            return context
-        ids = self.tokenizer(context, add_special_tokens=False)["input_ids"]
-        tail = str(self.tokenizer.decode(ids[-self.context_budget :], skip_special_tokens=True))
-        return TRUNCATED + tail
+        """The context, cut from its left side to the token budget and its character cap (marked when cut)."""
+        chars = char_cap(None, self.context_budget)
+        cut = len(context) > chars
+        tail = context[-chars:] if cut else context
+        if self.count(tail) > self.context_budget:
+            ids = self.tokenizer(tail, add_special_tokens=False)["input_ids"]
+            tail = str(self.tokenizer.decode(ids[-self.context_budget :], skip_special_tokens=True))
+            cut = True
+        return TRUNCATED + tail if cut else tail
 
     def __call__(self, observation: Mapping[str, Any]) -> str:
         """The prompt for one observation (its ``context`` field)."""

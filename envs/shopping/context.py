@@ -33,7 +33,10 @@ while it takes at most half of it (a longer persona is cut at its end to half); 
 own rules then fit the rest into what is left.
 
 Every context is at most :data:`MAX_CONTEXT_CHARS` characters (the env's ``Text`` space bound)
-whatever budget is set, so a session of huge pages still yields a valid observation. Budgets are
+whatever budget is set, so a session of huge pages still yields a valid observation. A token
+budget also caps the characters, at :data:`MAX_CHARS_PER_TOKEN` a token: a counter may count a
+run without spaces as one token (the word count does, and a WordPiece tokenizer reads a long
+word as one unknown token), so without the cap a 30M-character page fitted 200 tokens. Budgets are
 counted per block (blocks end at a newline, so token counts add up) and the assembled text is
 checked once more at the end.
 """
@@ -60,6 +63,12 @@ CONTEXT_MODES: tuple[str, ...] = ("session", "latest", "compact")
 OMITTED_PAGE = "[page omitted to fit the context budget]"
 MAX_CONTEXT_CHARS = 1 << 26
 """Hard cap of any context, the length bound of ``ShopSession-v0``'s ``context`` space."""
+MAX_CHARS_PER_TOKEN = 16
+"""Characters a token budget allows per token, whatever the counter says.
+
+Contexts of the synthetic corpus average 3 (``session``) to 5.6 (``compact``) characters per
+word-count token, at most 6.6; a tokenizer's tokens are shorter still. 16 cuts none of them.
+"""
 KEEP_ACTIONS = 3
 """Compact mode never cuts the last this many actions."""
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -131,6 +140,17 @@ def check_context_limits(max_chars: object, max_tokens: object) -> None:
             raise ValueError(f"{name}={value!r}: use a positive integer, or None for no limit")
 
 
+def char_cap(max_chars: int | None, max_tokens: int | None) -> int:
+    """The most characters a context may hold under a budget of ``max_chars`` and ``max_tokens``.
+
+    Example:
+        >>> char_cap(None, 200), char_cap(1000, 200), char_cap(None, None) == MAX_CONTEXT_CHARS
+        (3200, 1000, True)
+    """
+    cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
+    return cap if max_tokens is None else min(cap, max_tokens * MAX_CHARS_PER_TOKEN)
+
+
 def build_context(
     history: Sequence[ShopStep],
     current_page: str,
@@ -150,7 +170,7 @@ def build_context(
     if mode not in CONTEXT_MODES:
         raise ValueError(f"context must be one of {CONTEXT_MODES}, got {mode!r}")
     check_context_limits(max_chars, max_tokens)
-    cap = MAX_CONTEXT_CHARS if max_chars is None else min(max_chars, MAX_CONTEXT_CHARS)
+    cap = char_cap(max_chars, max_tokens)
     budget = _Budget(cap, max_tokens, count_tokens)
     head = _persona_block(persona, budget) if persona else ""
     if head:
@@ -303,10 +323,12 @@ def _compact(history: Sequence[ShopStep], current_page: str, budget: _Budget, id
 __all__ = [
     "CONTEXT_MODES",
     "KEEP_ACTIONS",
+    "MAX_CHARS_PER_TOKEN",
     "MAX_CONTEXT_CHARS",
     "OMITTED_PAGE",
     "ContextMode",
     "approx_token_count",
     "build_context",
+    "char_cap",
     "check_context_limits",
 ]

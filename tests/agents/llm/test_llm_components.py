@@ -27,6 +27,7 @@ from rewardgym.agents.llm.rewards import (
     summed_terms,
 )
 from rewardgym.envs import SHOP_SESSION_ID
+from rewardgym.envs.shopping.context import MAX_CHARS_PER_TOKEN
 from rewardgym.envs.shopping.parsing import format_output
 from rewardgym.envs.shopping.schema import ShopAction
 from rewardgym.wrappers import BinaryMatchReward, RewardTerms, ShopR1Config, ShopR1Reward
@@ -55,6 +56,23 @@ def test_prompt_fits_budget_and_keeps_the_newest_context(tiny_model: Path) -> No
     assert len(tokenizer(prompt, add_special_tokens=False)["input_ids"]) <= 160
     short = builder({"context": "<p>hi</p>"})
     assert TRUNCATED not in short and "<p>hi</p>" in short
+
+
+def test_a_prompt_stays_within_its_character_cap_when_a_word_is_one_token() -> None:
+    """Issue 39, item 16: a tokenizer that reads a long word as one token let a megabyte through."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    core = Tokenizer(models.WordLevel({"[UNK]": 0, "buy": 1}, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    words = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]")
+    builder = PromptBuilder(words, PromptConfig(max_prompt_tokens=200))
+    prompt = builder({"context": "x" * 1_000_000 + " buy"})
+    cap = builder.context_budget * MAX_CHARS_PER_TOKEN
+    assert len(prompt) <= len(builder.frame(TRUNCATED)) + cap
+    assert TRUNCATED + "x" in prompt and prompt.endswith(" buy" + FOOTER)
+    assert len(words(prompt, add_special_tokens=False)["input_ids"]) <= 200
+    assert builder({"context": "x" * 10 + " buy"}).endswith("\nxxxxxxxxxx buy" + FOOTER)
 
 
 def test_model_saves_and_loads_identically(tiny_model: Path, tiny_config, tmp_path: Path) -> None:

@@ -1,4 +1,8 @@
-"""The compact context: what it keeps, the order it cuts in under a budget, and page compaction."""
+"""The compact context: what it keeps, the order it cuts in under a budget, and page compaction.
+
+Issue 39, item 16: a token budget bounds the characters too; a page or a persona without spaces
+counted as one word-count token, so 30M-character contexts passed ``max_context_tokens=200``.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,15 @@ import pytest
 
 import rewardgym  # noqa: F401
 from rewardgym.envs.shopping.compact import compact_page, page_change, page_names, page_title
-from rewardgym.envs.shopping.context import KEEP_ACTIONS, approx_token_count, build_context
+from rewardgym.envs.shopping.context import (
+    CONTEXT_MODES,
+    KEEP_ACTIONS,
+    MAX_CHARS_PER_TOKEN,
+    approx_token_count,
+    build_context,
+)
 from rewardgym.envs.shopping.loaders import _step_from_json
+from rewardgym.envs.shopping.schema import ShopAction, ShopStep
 
 PAGE = (
     '<html><body><header><input name="search_input" value="rain &amp; snow"/></header>'
@@ -76,3 +87,14 @@ def test_compact_is_an_env_option(jsonl_sessions: Path, rewardgym_home: Path) ->
     obs, *_ = env.step("x")
     assert "Step 1 rationale: I need a rain jacket." in obs["context"]
     assert "Step 2 (current) page:" in obs["context"] and env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("mode", CONTEXT_MODES)
+def test_a_token_budget_caps_the_characters_of_text_without_spaces(mode: str) -> None:
+    page = f"<html><body><p>{'x' * 1_000_000}</p><button name='buy'>Buy</button></body></html>"
+    past = [ShopStep(page, ShopAction("click", "buy"), "I" * 100_000)]
+    context = build_context(past, page, mode=mode, max_tokens=200, persona="p" * 1_000_000)
+    assert len(context) <= 200 * MAX_CHARS_PER_TOKEN
+    assert context.startswith("Shopper persona:\npppp")
+    loose = build_context(past, page, mode=mode, max_tokens=10**6, persona="p" * 1_000_000)
+    assert len(loose) > 10**6  # a budget that allows it keeps the text
