@@ -19,8 +19,11 @@ the session moves to the human's next step). The tools are the paper's three act
 first-person ``rationale``; a call becomes the canonical JSON output that ``step`` takes, so
 the reward is the wrapper stack's (``ShopR1Reward`` by default, ``BinaryMatchReward`` or any
 wrapper through ``wrapper``), summed over the rollout's steps. A rollout without a tool call
-earns 0, as an output that does not parse does. The self-certainty term of Shop-R1 needs the
-policy's logits, which TRL does not hand to an environment: it is 0 here
+earns 0, as an output that does not parse does. A call whose argument is not text (a null
+``name``, a number for ``rationale``) steps nothing: its answer is an error message that says
+so, as TRL's own answer to a failed call is, and the model may call again; ``reset`` and the
+row builders refuse a session, step or intent that is not an integer in range. The
+self-certainty term of Shop-R1 needs the policy's logits, which TRL does not hand to an environment: it is 0 here
 (``reward_terms["rationale_missing"]`` = 1); train through ``rollout_func``
 (:func:`~rewardgym.agents.llm.grpo.train_grpo`) to pay it. :func:`store_rows`,
 :func:`session_rows` and :func:`tool_sft_rows` build the datasets.
@@ -38,10 +41,13 @@ from rewardgym.agents.llm.dataset import DataArg
 from rewardgym.agents.llm.prompt import CONTEXT_HEADER
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.shopping.compact import compact_page
+from rewardgym.envs.shopping.live.env import INTENT_RANGE
 from rewardgym.envs.shopping.parsing import format_output
-from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.envs.shopping.schema import ActionType, ShopAction
 from rewardgym.envs.shopping.session_sources import Split
+from rewardgym.envs.spaces import discrete_index
 
 if TYPE_CHECKING:
     from datasets import Dataset
@@ -56,6 +62,11 @@ TOOL_INSTRUCTIONS = (
 """The system message of :func:`store_rows` and :func:`session_rows`."""
 TOOL_FOOTER = "\n# Next step: call one tool\n"
 OVER = "The episode is over: no further action is taken. Reply without calling a tool."
+BAD_ARGUMENTS = (
+    "Error: {tool} takes text (strings) as its arguments, got {wrong}. Nothing was done; "
+    "call a tool again with string arguments."
+)
+"""The answer to a tool call whose arguments are not all text (the env is not stepped)."""
 
 
 class _ShopTools(ABC):
@@ -81,7 +92,7 @@ class _ShopTools(ABC):
         Returns:
             What the shopper sees next.
         """
-        return self._act(ShopAction("click", name=str(name)), rationale)
+        return self._act("click", rationale, name=name)
 
     def type_and_submit(self, name: str, text: str, rationale: str = "") -> str:
         """Type text into an input of the current page (the search box) and submit it.
@@ -94,7 +105,7 @@ class _ShopTools(ABC):
         Returns:
             What the shopper sees next.
         """
-        return self._act(ShopAction("type_and_submit", name=str(name), text=str(text)), rationale)
+        return self._act("type_and_submit", rationale, name=name, text=text)
 
     def terminate(self, rationale: str = "") -> str:
         """End the visit.
@@ -105,7 +116,7 @@ class _ShopTools(ABC):
         Returns:
             A confirmation that the visit ended.
         """
-        return self._act(ShopAction("terminate"), rationale)
+        return self._act("terminate", rationale)
 
     def get_reward(self) -> float:
         """The rollout's return: the wrapper stack's rewards summed over its steps (0 without one)."""
@@ -114,10 +125,18 @@ class _ShopTools(ABC):
     def _start(self) -> None:
         self.rewards, self.infos, self.done = [], [], False
 
-    def _act(self, action: ShopAction, rationale: str) -> str:
+    def _act(self, tool: ActionType, rationale: Any, **fields: Any) -> str:
+        """Step the env with the call's action, or answer what was wrong with its arguments."""
         if self.done:
             return OVER
-        text = format_output(str(rationale), action)
+        wrong = [
+            f"{key}={brief(value)} ({type(value).__name__})"
+            for key, value in {**fields, "rationale": rationale}.items()
+            if not isinstance(value, str)
+        ]
+        if wrong:
+            return BAD_ARGUMENTS.format(tool=tool, wrong=", ".join(wrong))
+        text = format_output(rationale, ShopAction(tool, **fields))
         obs, reward, terminated, truncated, info = self.env.step(text)
         self.rewards.append(float(reward))
         self.infos.append(info)
@@ -164,8 +183,11 @@ class ShopStoreTools(_ShopTools):
                 "ShopStoreTools.reset needs the row's 'intent' (the visit to open); build the "
                 f"dataset with store_rows(...) (the row has {sorted(row)})"
             )
+        chosen = discrete_index(
+            intent, INTENT_RANGE, what="ShopStoreTools.reset: the row's 'intent'", unit="intent"
+        )
         self._start()
-        obs, _ = self.env.reset(options={"intent": int(intent)})
+        obs, _ = self.env.reset(options={"intent": chosen})
         return CONTEXT_HEADER + str(obs["context"]) + TOOL_FOOTER
 
     def _after(self, obs: Mapping[str, Any], info: Mapping[str, Any], ended: bool) -> str:
@@ -211,13 +233,13 @@ class ShopSessionTools(_ShopTools):
                 f"dataset with session_rows(...) (the row has {sorted(row)})"
             )
         self._start()
-        obs, info = self.env.reset(options={"session": int(row["session"])})
-        for _ in range(int(row.get("step") or 0)):
-            obs, _, terminated, _, info = self.env.step("")
-            if terminated:
-                raise ValueError(
-                    f"session {row['session']} has no step {row['step']} (it has {info['n_steps']})"
-                )
+        session, step = row["session"], row.get("step")
+        obs, info = self.env.reset(options={"session": session})
+        n_steps = int(info["n_steps"])
+        what = f"ShopSessionTools.reset: the row's 'step' (session {session} has {n_steps} steps)"
+        skip = 0 if step is None else discrete_index(step, n_steps, what=what, unit="step")
+        for _ in range(skip):
+            obs, *_ = self.env.step("")
         return CONTEXT_HEADER + str(obs["context"]) + TOOL_FOOTER
 
     def _after(self, obs: Mapping[str, Any], info: Mapping[str, Any], ended: bool) -> str:
@@ -242,7 +264,15 @@ def store_rows(intents: int | Sequence[int], system: str | None = TOOL_INSTRUCTI
     """
     from datasets import Dataset
 
-    chosen = list(range(intents)) if isinstance(intents, int) else [int(i) for i in intents]
+    if isinstance(intents, int):
+        if isinstance(intents, bool) or not 1 <= intents <= INTENT_RANGE:
+            raise ValueError(f"store_rows: intents={intents!r}: use a count in 1..{INTENT_RANGE}")
+        chosen = list(range(intents))
+    else:
+        chosen = [
+            discrete_index(i, INTENT_RANGE, what=f"store_rows: intents[{k}]", unit="intent")
+            for k, i in enumerate(intents)
+        ]
     return Dataset.from_list([{"prompt": _prompt(system), "intent": i} for i in chosen])
 
 
@@ -250,7 +280,20 @@ def _steps(data: DataArg, split: Split, sessions: Sequence[int] | None) -> list[
     from rewardgym.envs.shopping.session_sources import resolve_sessions
 
     log, positions = resolve_sessions(data, split)
-    chosen = range(len(positions)) if sessions is None else sessions
+    n = len(positions)
+    chosen = (
+        range(n)
+        if sessions is None
+        else [
+            discrete_index(
+                s,
+                n,
+                what=f"sessions[{k}] (the {split!r} split has {n} sessions)",
+                unit="session position",
+            )
+            for k, s in enumerate(sessions)
+        ]
+    )
     return [(s, j) for s in chosen for j in range(log.session_length(positions[s]))]
 
 
@@ -353,6 +396,7 @@ def tool_sft_rows(
 
 
 __all__ = [
+    "BAD_ARGUMENTS",
     "OVER",
     "TOOL_FOOTER",
     "TOOL_INSTRUCTIONS",

@@ -36,7 +36,8 @@ from rewardgym.envs.shopping.synthetic.visit import Visit
 from rewardgym.envs.spaces import UnicodeText, discrete_index
 
 Opening = Literal["home", "first_step"]
-_INTENT_RANGE = 1 << 31
+INTENT_RANGE = 1 << 31
+"""Intents a visit opens with: ``0 .. INTENT_RANGE - 1`` (``reset(options={"intent": i})``)."""
 
 
 class ShopStoreEnv(gym.Env[dict[str, Any], str]):
@@ -142,7 +143,7 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
             raise ValueError(f"opening must be 'home' or 'first_step', got {opening!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if intent_seed is not None and not 0 <= intent_seed < _INTENT_RANGE:
+        if intent_seed is not None and not 0 <= intent_seed < INTENT_RANGE:
             raise ValueError(f"intent_seed must lie in [0, 2**31), got {intent_seed}")
         if isinstance(store, str):
             store = store_variant(store)
@@ -214,10 +215,10 @@ class ShopStoreEnv(gym.Env[dict[str, Any], str]):
     def _pick_intent(self, options: dict[str, Any]) -> int:
         choice = options.get("intent")
         if choice is not None:
-            return discrete_index(choice, _INTENT_RANGE, what="options['intent']", unit="intent")
+            return discrete_index(choice, INTENT_RANGE, what="options['intent']", unit="intent")
         if self.intent_seed is not None:
-            return (self.intent_seed + self._resets - 1) % _INTENT_RANGE
-        return int(self.np_random.integers(_INTENT_RANGE))
+            return (self.intent_seed + self._resets - 1) % INTENT_RANGE
+        return int(self.np_random.integers(INTENT_RANGE))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -316,4 +317,4 @@ def _not_text(parsed: ParsedOutput) -> str | None:
     return None
 
 
-__all__ = ["Opening", "ShopStoreEnv"]
+__all__ = ["INTENT_RANGE", "Opening", "ShopStoreEnv"]

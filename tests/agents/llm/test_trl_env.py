@@ -120,6 +120,44 @@ def test_rows_carry_what_reset_reads(shop_store: Path) -> None:
     assert sorted(set(steps["session"])) == [0, 2]
 
 
+def test_a_call_whose_arguments_are_not_text_steps_nothing() -> None:
+    """Issue 39, item 18: ``click(name=None)`` clicked "None" and ``rationale=None`` said "None"."""
+    tools = ShopStoreTools(BinaryMatchReward)
+    tools.reset(intent=3)
+    answers = [
+        tools.click(None),  # type: ignore[arg-type]
+        tools.click("search_input", rationale=None),  # type: ignore[arg-type]
+        tools.type_and_submit("search_input", 5),  # type: ignore[arg-type]
+        tools.terminate(rationale=["I am done."]),  # type: ignore[arg-type]
+    ]
+    assert all(a.startswith("Error: ") and "Nothing was done" in a for a in answers)
+    assert "got name=None (NoneType)" in answers[0] and "got text=5 (int)" in answers[2]
+    assert tools.rewards == [] and tools.infos == [] and not tools.done
+    assert tools.terminate("I am done.") == "The visit is over." and len(tools.rewards) == 1
+
+
+def test_rows_and_resets_refuse_positions_that_are_not_integers_in_range(
+    shop_store: Path,
+) -> None:
+    """Issue 39, item 18: ``intent=1.7`` opened visit 1, ``step=-3`` step 0, ``[-1]`` the last session."""
+    store = ShopStoreTools()
+    for intent in (1.7, -1, "2", True):
+        with pytest.raises(ValueError, match=r"ShopStoreTools\.reset: the row's 'intent'"):
+            store.reset(intent=intent)
+    session = ShopSessionTools(data=shop_store)
+    for step in (-3, 1.5, 10**6):
+        with pytest.raises(ValueError, match=r"ShopSessionTools\.reset: the row's 'step'"):
+            session.reset(session=0, step=step)
+    with pytest.raises(ValueError, match=r"options\['session'\].* 0\.5 is not an integer"):
+        session.reset(session=0.5)
+    for sessions in ([-1], [0.5]):
+        with pytest.raises(ValueError, match=r"sessions\[0\] \(the 'train' split has"):
+            session_rows(shop_store, sessions=sessions)
+    for intents in (0, [1.5], [-1]):
+        with pytest.raises(ValueError, match="store_rows: intents"):
+            store_rows(intents)  # type: ignore[arg-type]
+
+
 @pytest.fixture(scope="module")
 def chat_model(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 2-layer, width-64 model over the tiny tokenizer, with TRL's Qwen2.5 tool template.
