@@ -171,6 +171,7 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self._done: list[str] = []
         self._completed = np.zeros(len(self.actions), dtype=np.int8)
         self._moved: set[int] = set()
+        self._used: dict[str, set[int]] = {}
         self._last = (-1, "")
         script = len(script_actions(self.program, self.action_set))
         self.max_steps = self.max_steps_option or max(MIN_STEPS, 2 * script)
@@ -221,8 +222,9 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self._gate.check()
         act = discrete_index(action, len(self.actions))
         chosen = self.actions[act]
+        used = frozenset(self._used.get(chosen.verb, ()))
         following, reason, ids = resolve_and_execute(
-            self.state, self.scene, chosen.verb, chosen.classes
+            self.state, self.scene, chosen.verb, chosen.classes, used
         )
         if following is not None:
             self.state = following
@@ -230,6 +232,7 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
             self._done.append(chosen.name)
             self._completed[act] = 1
             self._moved.update(ids)
+            self._used.setdefault(chosen.verb, set()).update(ids)
         self._last = (act, reason)
         self.steps += 1
         goal = self._goal_info()

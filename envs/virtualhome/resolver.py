@@ -1,8 +1,9 @@
 """From a class to an instance: which node an action on ``<class>`` acts on.
 
 The agent names classes; the simulator acts on node ids and ignores class names. For each
-argument the candidates are the nodes of that class, those in the agent's room first (then
-by id), and the action runs on the first combination the simulator accepts. Every id comes
+argument the candidates are the nodes of that class, those in the agent's room first, then
+those no earlier action with the same verb acted on, then by id; the action runs on the first
+combination the simulator accepts. Every id comes
 from the episode's own graph, so the simulator never sees an unknown id (its WALK crashes on
 one) or a class name that does not match its id.
 """
@@ -57,17 +58,26 @@ def room_of(state: Any, node: int, rooms: Mapping[int, str]) -> int | None:
     return next((r for r in rooms if r in inside), None)
 
 
-def candidates(state: Any, scene: SceneIndex, name: str, room: int | None) -> list[int]:
-    """The nodes of class ``name``: those inside ``room`` first, each group by id."""
+def candidates(
+    state: Any, scene: SceneIndex, name: str, room: int | None, used: frozenset[int] = frozenset()
+) -> list[int]:
+    """The nodes of class ``name``: those inside ``room`` first, then by whether in ``used``, then id."""
     ids = scene.by_class.get(name, ())
-    here = [i for i in ids if room is not None and room_of(state, i, scene.rooms) == room]
-    return here + [i for i in ids if i not in here]
+    inside = {i for i in ids if room is not None and room_of(state, i, scene.rooms) == room}
+    return sorted(ids, key=lambda i: (i not in inside, i in used, i))
 
 
 def resolve_and_execute(
-    state: Any, scene: SceneIndex, verb: str, classes: Sequence[str]
+    state: Any,
+    scene: SceneIndex,
+    verb: str,
+    classes: Sequence[str],
+    used: frozenset[int] = frozenset(),
 ) -> tuple[Any, str, tuple[int, ...]]:
     """Run ``verb`` on the first instances of ``classes`` the simulator accepts.
+
+    ``used`` are the nodes an earlier action with the same verb acted on: within a room they
+    come last, so a second ``[GRAB] <plate>`` takes another plate than the one already put away.
 
     Returns the next state (``None``: no combination was accepted), the reason of the first
     refusal (empty when executed) and the ids acted on.
@@ -76,7 +86,7 @@ def resolve_and_execute(
     if missing:
         return None, f"there is no <{missing[0]}> in this house", ()
     room = room_of(state, scene.character, scene.rooms)
-    pools = [candidates(state, scene, c, room) for c in classes]
+    pools = [candidates(state, scene, c, room, used) for c in classes]
     first_reason = ""
     for ids in itertools.product(*pools):
         following, reason = execute(state, verb, list(zip(classes, ids, strict=True)))
