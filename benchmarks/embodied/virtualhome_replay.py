@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -24,6 +24,7 @@ import tyro
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields
 from rewardgym.envs import VIRTUALHOME_ID
+from rewardgym.envs.virtualhome.env import VirtualHomeEnv
 
 MINILM_WORD_PIECES = 256
 """all-MiniLM-L6-v2 reads at most this many word pieces; the rest of a text is cut off."""
@@ -80,15 +81,14 @@ def replay_programs(
 
     ``texts``, when given, receives the text observation of every state passed through.
     """
-    env = gym.make(
-        VIRTUALHOME_ID, split="all", action_set=action_set, observation=observation
-    ).unwrapped
+    made = gym.make(VIRTUALHOME_ID, split="all", action_set=action_set, observation=observation)
+    env = cast(VirtualHomeEnv, made.unwrapped)
     out = []
-    for program in env.programs[:limit]:  # type: ignore[attr-defined]
+    for program in env.programs[:limit]:
         obs, info = env.reset(options={"program": program})
         if texts is not None:
             texts.append(obs["text"])
-        goal, script = info["goal"], env.expert_script()  # type: ignore[attr-defined]
+        goal, script = info["goal"], env.expert_script()
         refused = 0
         for action in script:
             obs, _, terminated, truncated, info = env.step(action)
@@ -98,16 +98,7 @@ def replay_programs(
             if terminated or truncated:
                 break
         unmet = tuple(g for g, held in zip(goal, info["goal_flags"], strict=True) if not held)
-        out.append(
-            Replay(
-                program,
-                info.get("task_name", env.task.name),
-                info["success"],
-                len(script),
-                refused,
-                unmet,
-            )  # type: ignore[attr-defined]
-        )
+        out.append(Replay(program, env.task.name, info["success"], len(script), refused, unmet))
     env.close()
     return out
 

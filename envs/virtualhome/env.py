@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -27,6 +28,7 @@ from rewardgym.envs.virtualhome.observation import (
     room_members,
 )
 from rewardgym.envs.virtualhome.programs import (
+    GRAPH_CACHE,
     SPLITS,
     Program,
     Task,
@@ -41,6 +43,14 @@ from rewardgym.envs.virtualhome.simulator import initial_state
 INSTRUCTIONS: tuple[str, ...] = ("fine", "abstract")
 MIN_STEPS = 30
 """The fewest steps an episode allows when ``max_steps`` is ``None``."""
+
+
+@functools.lru_cache(maxsize=GRAPH_CACHE)
+def _scene(program: str) -> tuple[SceneIndex, dict[int, tuple[int, ...]]]:
+    """The scene index and the rooms' objects of ``program``'s initial graph (cached with it)."""
+    graph = initial_graph(program)
+    scene = SceneIndex.of(graph)
+    return scene, room_members(graph, scene)
 
 
 class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
@@ -135,6 +145,8 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         )
         self._program_index = {p: i for i, p in enumerate(all_programs())}
         self.actions = action_table(action_set)
+        self.action_names: tuple[str, ...] = tuple(a.name for a in self.actions)
+        """The name of every action, indexed by action id."""
         self.action_space = spaces.Discrete(len(self.actions))  # type: ignore[assignment]
         self.observation_space = observation_space(
             action_set, len(task_names()), len(self._program_index)
@@ -142,11 +154,6 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self._gate = EpisodeGate(type(self).__name__)
         self._obs: dict[str, Any] = {}
         self._load(self.programs[0])
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """The name of every action, indexed by action id."""
-        return tuple(a.name for a in self.actions)
 
     @property
     def task(self) -> Task:
@@ -163,8 +170,7 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         """Start program ``program_id`` afresh (a new state on its cached initial graph)."""
         self.program: Program = all_programs()[program_id]
         graph = initial_graph(program_id)
-        self.scene = SceneIndex.of(graph)
-        self._members = room_members(graph, self.scene)
+        self.scene, self._members = _scene(program_id)
         self.state = initial_state(graph)
         self.steps = 0
         self._verbs: list[str] = []
