@@ -18,10 +18,12 @@ from rewardgym.envs.virtualhome.actions import (
     script_actions,
     usable_programs,
 )
-from rewardgym.envs.virtualhome.goals import condition_flags, describe
+from rewardgym.envs.virtualhome.goals import Edge, NodeState, condition_flags, describe
 from rewardgym.envs.virtualhome.observation import (
     OBSERVATIONS,
+    ROOMS,
     array_fields,
+    object_classes,
     observation_space,
     perceive,
     render_text,
@@ -147,6 +149,12 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self.actions = action_table(action_set)
         self.action_names: tuple[str, ...] = tuple(a.name for a in self.actions)
         """The name of every action, indexed by action id."""
+        # The names behind the array fields, read by judges (rewardgym.wrappers.coren.grounding).
+        self.object_names: tuple[str, ...] = object_classes(action_set)
+        self.room_names: tuple[str, ...] = ROOMS
+        self.openable_objects: tuple[str, ...] = tuple(
+            sorted({a.classes[0] for a in self.actions if a.verb == "OPEN"})
+        )
         self.action_space = spaces.Discrete(len(self.actions))  # type: ignore[assignment]
         self.observation_space = observation_space(
             action_set, len(task_names()), len(self._program_index)
@@ -272,6 +280,17 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         obs["instruction"] = self._program_index[self.program.id]
         self._obs = obs
         return obs
+
+    def goal_objects(self) -> tuple[str, ...]:
+        """The classes of the objects the goal conditions name, the agent itself left out."""
+        nodes: list[int] = []
+        for condition in self.program.goal:
+            if isinstance(condition, NodeState):
+                nodes.append(condition.node)
+            elif isinstance(condition, Edge):
+                nodes += [condition.source, condition.target]
+        names = [self.scene.names.get(n, "") for n in nodes if n != self.scene.character]
+        return tuple(dict.fromkeys(n for n in names if n))
 
     def expert_script(self) -> list[int]:
         """The program's own steps as action ids (the data's expert; instances resolved per step)."""

@@ -63,3 +63,14 @@ def test_the_data_set_round_trips_through_arrow_and_minari_and_replays(
     obs, info = env.reset(options={"episode": 1})
     assert obs["text"] == data[1].observations["text"][0]
     assert info["instruction"] == data[1].instruction
+
+
+def test_the_command_collects_virtualhome_by_its_short_name(tmp_path: Path) -> None:
+    from rewardgym.cli import main
+
+    main(
+        ["data", "collect", "--env", "virtualhome", "--episodes", "2", "--out", str(tmp_path / "d")]
+    )
+    loaded = TrajectoryDataset.from_dir(tmp_path / "d")
+    assert loaded.env_id == VIRTUALHOME_ID and len(loaded) == 2
+    assert loaded.info["collector"]["give_up"] == 0.8

@@ -125,3 +125,15 @@ def test_instruction_kinds_options_and_the_coren_action_set() -> None:
     info = _replay(coren, "27_2")
     assert info["success"]
     assert all(not n.startswith(("[WALK]", "[TURNTO]")) for n in coren.action_names)
+
+
+def test_judges_read_the_goal_objects_and_the_names_behind_the_fields(env: gym.Env) -> None:
+    from rewardgym.wrappers.coren.grounding import reference_answer, scene_names
+
+    obs, _ = env.reset(options={"program": "27_2"})
+    assert env.goal_objects() == ("washing_machine", "clothes_jacket", "soap")
+    names = scene_names(env)
+    assert names is not None and names.rooms[obs["room"]] == "bathroom"
+    assert "washing_machine" in names.openable
+    visible = [names.objects[i] for i in np.flatnonzero(obs["visible"])]
+    assert reference_answer(env.goal_objects(), visible) == "none"  # the agent starts elsewhere
