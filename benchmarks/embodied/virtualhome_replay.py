@@ -145,7 +145,7 @@ def word_pieces(texts: list[str]) -> np.ndarray:
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(MODEL_DIR))
-    return np.array([len(ids) for ids in tokenizer(texts)["input_ids"]])
+    return np.array([len(ids) for ids in tokenizer(texts, verbose=False)["input_ids"]])
 
 
 def run(config: Config) -> dict[str, Any]:
