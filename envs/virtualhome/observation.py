@@ -136,12 +136,9 @@ def perceive(
             if state.get_node(n).category not in HIDDEN_CATEGORIES
         )
     )
-    return View(
-        scene.rooms.get(room, ROOMS[0]) if room is not None else ROOMS[0],
-        tuple(visible),
-        close,
-        held,
-    )
+    # Every program's graph puts the character inside a room; the first room stands in otherwise.
+    name = scene.rooms[room] if room is not None else ROOMS[0]
+    return View(name, tuple(visible), close, held)
 
 
 def array_fields(state: Any, scene: SceneIndex, view: View, action_set: str) -> dict[str, Any]:

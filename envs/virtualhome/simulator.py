@@ -46,7 +46,8 @@ def simulator() -> Simulator:
     try:
         package = importlib.import_module(PACKAGE)
         prefix = f"{PACKAGE}.simulation.evolving_graph"
-        modules = [importlib.import_module(f"{prefix}.{m}") for m in ("execution", "scripts")]
+        execution = importlib.import_module(f"{prefix}.execution")
+        scripts = importlib.import_module(f"{prefix}.scripts")
         environment = importlib.import_module(f"{prefix}.environment")
     except ImportError as err:
         raise SimulatorPackageMissing(
@@ -55,7 +56,7 @@ def simulator() -> Simulator:
         ) from err
     finally:
         random.setstate(saved)  # its utils module calls random.seed(123) on import
-    return Simulator(modules[0], modules[1], environment, Path(str(package.__file__)).parent)
+    return Simulator(execution, scripts, environment, Path(str(package.__file__)).parent)
 
 
 @functools.cache
