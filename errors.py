@@ -130,6 +130,13 @@ class PretrainedPackageMissing(Error, ImportError):
     """
 
 
+class SimulatorPackageMissing(Error, ImportError):
+    """The PyPI package that ships an environment's simulator (``virtualhome_eval``) is not installed.
+
+    A user's mistake to the commands (the message names the install command): exit status 2.
+    """
+
+
 class JudgeUnavailableError(Error, RuntimeError):
     """The judge (or a served policy) cannot answer at all: a refused key or a dead server."""
 
@@ -180,6 +187,7 @@ __all__ = [
     "RewrittenTokenizerFolder",
     "ServerUnavailable",
     "SessionLogError",
+    "SimulatorPackageMissing",
     "TrainingDiverged",
     "UserError",
     "UserMistake",

@@ -13,6 +13,7 @@ SHOP_STORE_ID = "rewardgym/ShopStore-v0"
 HOUSEHOLD_V0_ID = "rewardgym/Household-v0"
 HOUSEHOLD_ID = "rewardgym/Household-v1"
 TRAJECTORY_REPLAY_ID = "rewardgym/TrajectoryReplay-v0"
+VIRTUALHOME_ID = "rewardgym/VirtualHome-v0"
 BABYAI_TEXT_LEVELS = ("GoToLocal", "PickupLoc", "PutNextLocal")
 
 
@@ -28,6 +29,7 @@ def _register_all() -> None:
     register(id=SHOP_STORE_ID, entry_point="rewardgym.envs.shopping.live.env:ShopStoreEnv")
     register(id=HOUSEHOLD_V0_ID, entry_point="rewardgym.envs.household.v0.env:HouseholdEnv")
     register(id=HOUSEHOLD_ID, entry_point="rewardgym.envs.household.v1.env:HouseholdV1Env")
+    register(id=VIRTUALHOME_ID, entry_point="rewardgym.envs.virtualhome.env:VirtualHomeEnv")
     register(
         id=TRAJECTORY_REPLAY_ID,
         entry_point="rewardgym.envs.trajectories.replay:TrajectoryReplayEnv",
@@ -55,6 +57,7 @@ __all__ = [
     "SHOP_SESSION_ID",
     "SHOP_STORE_ID",
     "TRAJECTORY_REPLAY_ID",
+    "VIRTUALHOME_ID",
     "babyai_text_id",
     "rewardgym_ids",
 ]

@@ -72,7 +72,8 @@ def _give_up_point(
     env: gym.Env[Any, Any], config: CollectConfig, rng: np.random.Generator, sibling: bool
 ) -> float:
     """After how many expert steps the demonstrator gives up (``inf``: never; no draw at 0)."""
-    if not config.give_up or rng.random() >= config.give_up:
+    give_up = config.collector().give_up
+    if not give_up or rng.random() >= give_up:
         return float("inf")
     base: Any = env.unwrapped
     script = base.script_for(base.task.sibling) if sibling else base.expert_script()
@@ -144,7 +145,7 @@ def collect_episode(
     rewards = np.zeros(n, dtype=np.float32)
     rewards[-1] = 1.0 if success else 0.0  # only the success flag is recorded
     extras: dict[str, Any] = {"perturbations": int(n - sum(from_expert))}
-    if config.give_up:
+    if settings.give_up:
         extras["gave_up"] = bool(gave_up)
     task = getattr(base, "task", None)
     if scripted and task is not None:
@@ -209,8 +210,8 @@ def collect_dataset(
 ) -> TrajectoryDataset:
     """Collect ``config.episodes`` perturbed-expert trajectories into a ``TrajectoryDataset``.
 
-    Tasks are dealt round-robin (when the env has ``task_ids``) so that every task gets the
-    same share; ``progress`` is called with the number of episodes finished so far.
+    Programs (when the env has ``programs``, as VirtualHome-v0 does) or else tasks (when it has
+    ``task_ids``) are dealt round-robin, so that each gets the same share; ``progress`` is called with the number of episodes finished so far.
     """
     config = config or CollectConfig()
     kwargs: dict[str, Any] = dict(config.env_kwargs)
@@ -227,10 +228,15 @@ def collect_dataset(
         raise UserError(f"CollectConfig.env_kwargs={kwargs}: {err}") from err
     base = env.unwrapped
     task_ids: tuple[int, ...] = tuple(getattr(base, "task_ids", ()))
+    programs: tuple[str, ...] = tuple(getattr(base, "programs", ()))
     start = time.perf_counter()
     episodes = []
     for i, seed in enumerate(episode_seeds(config.seed, config.episodes)):
-        options = {"task": task_ids[i % len(task_ids)]} if task_ids else None
+        options: dict[str, Any] | None = None
+        if programs:
+            options = {"program": programs[i % len(programs)]}
+        elif task_ids:
+            options = {"task": task_ids[i % len(task_ids)]}
         episodes.append(
             collect_episode(env, episode_id=i, seed=seed, config=config, options=options)
         )

@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, PROBABILITY, SEED, check_fields
-from rewardgym.envs import BABYAI_TEXT_LEVELS, HOUSEHOLD_ID, HOUSEHOLD_V0_ID, babyai_text_id
+from rewardgym.envs import (
+    BABYAI_TEXT_LEVELS,
+    HOUSEHOLD_ID,
+    HOUSEHOLD_V0_ID,
+    VIRTUALHOME_ID,
+    babyai_text_id,
+)
 
 HOUSEHOLD_DEFAULT_EPISODES = 8000
 RANDOM_ACTION_MODES: tuple[str, ...] = ("mixed", "executable", "uniform")
@@ -25,6 +31,8 @@ class Collector:
     """Probability of a random action at each step after the first."""
     sibling_fraction: float
     """Share of episodes that show the sibling task's script (``expert="script"`` only)."""
+    give_up: float = 0.0
+    """Share of episodes whose demonstrator gives up (``expert="script"`` only)."""
     experts: tuple[str, ...] = ("replan",)
     """The expert modes the env offers (``script`` needs ``expert_script()``)."""
 
@@ -39,11 +47,24 @@ DEFAULT_COLLECTORS: dict[str, Collector] = {
     ),
     HOUSEHOLD_V0_ID: _TURN_ONE,
     **{babyai_text_id(level): _TURN_ONE for level in BABYAI_TEXT_LEVELS},
+    VIRTUALHOME_ID: Collector(
+        expert="script", noise=0.2, sibling_fraction=0.0, give_up=0.8, experts=("script",)
+    ),
 }
 """Each collectable env id's default collector. Household-v1: COREN's (fixed scripts, 15% noise,
 half sibling demonstrations; ``bench embodied`` and ``docs/embodied.md``); Household-v0 and
 BabyAI: the replanning expert at 60% noise, as ``rewardgym data collect --env
-rewardgym/Household-v0`` collected when its figures were made."""
+rewardgym/Household-v0`` collected when its figures were made. VirtualHome-v0: each training
+program's own script with random actions inserted at 20% of the steps after the first (COREN's
+recipe), and 80% of the demonstrators giving up part way (``docs/embodied.md``: without them
+the simulator's refusal of most random actions leaves 94% of the episodes successes; with them
+about a fifth succeed, as in Household-v1's data, and the failures hold most expert steps)."""
+
+ENV_ALIASES: dict[str, str] = {
+    "household": HOUSEHOLD_ID,
+    "virtualhome": VIRTUALHOME_ID,
+}
+"""Short names ``--env`` accepts for the embodied envs."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +92,8 @@ class CollectConfig:
     """
 
     env: str = HOUSEHOLD_ID
-    """Env to collect: rewardgym/Household-v1, rewardgym/Household-v0 or a
+    """Env to collect: rewardgym/Household-v1 (or "household"), rewardgym/VirtualHome-v0 (or
+    "virtualhome": one episode per training program in turn), rewardgym/Household-v0 or a
     rewardgym/BabyAI-*-Text-v0 level; its own default collector applies (see expert, noise)."""
     episodes: Annotated[int, AT_LEAST_1] = HOUSEHOLD_DEFAULT_EPISODES
     """Number of trajectories to collect."""
@@ -102,16 +124,18 @@ class CollectConfig:
     """Probability that the script expert replans after a perturbation (expert "script" only):
     the searcher's script from the state the random action left, knowing what was seen; 0 (the
     default) never replans, so the script carries on regardless (COREN's collector)."""
-    give_up: Annotated[float, PROBABILITY] = 0.0
+    give_up: Annotated[float, PROBABILITY] | None = None
     """Share of episodes whose demonstrator gives up (expert "script" only): after a number of
     expert steps drawn uniformly below its script's length it takes wander random actions
     and the episode ends there, so failures go wrong at varied points and late steps of the task
-    are in them as often as early ones; 0 (the default) never gives up."""
+    are in them as often as early ones; None: the env's default (0.8 for VirtualHome-v0, else
+    0, never giving up)."""
     wander: Annotated[int, NON_NEGATIVE] = 3
     """Random actions a demonstrator that gave up takes before its episode ends."""
 
     def __post_init__(self) -> None:
         """Reject settings that cannot make a sensible data set, naming the value and the range."""
+        object.__setattr__(self, "env", ENV_ALIASES.get(self.env, self.env))
         if self.env not in DEFAULT_COLLECTORS:
             raise ValueError(
                 f"CollectConfig.env={self.env!r} is not an env rewardgym can collect: use one of "
@@ -138,27 +162,27 @@ class CollectConfig:
                 "sibling_fraction > 0 needs expert='script' (sibling demonstrations are "
                 "scripts); set sibling_fraction=0 to collect with the replanning expert"
             )
-        for name in ("recover", "give_up"):
-            value = getattr(self, name)
+        for name, value in (("recover", self.recover), ("give_up", self.give_up or 0.0)):
             if value > 0 and self.collector().expert != "script":
                 raise ValueError(
                     f"{name}={value} needs expert='script' (the replanning expert already "
                     f"replans at every step); set {name}=0 or collect with the script"
                 )
-        split = self.env_kwargs.get("instructions", "train")
-        if split != "train" and not self.allow_held_out:
-            raise ValueError(
-                f"env_kwargs instructions={split!r} would put held-out instructions into "
-                "training data; collect with the 'train' split (or set allow_held_out=True "
-                "for an evaluation set)"
-            )
+        for key in ("instructions", "split"):  # Household's and VirtualHome's held-out splits
+            split = self.env_kwargs.get(key, "train")
+            if split != "train" and not self.allow_held_out:
+                raise ValueError(
+                    f"env_kwargs {key}={split!r} would put held-out instructions into "
+                    "training data; collect with the 'train' split (or set allow_held_out=True "
+                    "for an evaluation set)"
+                )
 
     def collector(self) -> Collector:
         """The expert, noise and sibling share this run uses: the fields set, the env's defaults for the rest.
 
         Example:
             >>> CollectConfig(env="rewardgym/Household-v0").collector()
-            Collector(expert='replan', noise=0.6, sibling_fraction=0.0, experts=('replan',))
+            Collector(expert='replan', noise=0.6, sibling_fraction=0.0, give_up=0.0, experts=('replan',))
         """
         default = DEFAULT_COLLECTORS[self.env]
         expert = self.expert if self.expert is not None else default.expert
@@ -169,6 +193,7 @@ class CollectConfig:
             sibling_fraction=self.sibling_fraction
             if self.sibling_fraction is not None
             else siblings,
+            give_up=self.give_up if self.give_up is not None else default.give_up,
             experts=default.experts,
         )
 
@@ -195,6 +220,7 @@ def _parsed_lists(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 __all__ = [
     "DEFAULT_COLLECTORS",
+    "ENV_ALIASES",
     "EXPERT_MODES",
     "HOUSEHOLD_DEFAULT_EPISODES",
     "RANDOM_ACTION_MODES",

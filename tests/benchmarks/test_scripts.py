@@ -35,6 +35,10 @@ TINY: dict[str, tuple[list[str], str]] = {
         ],
         "Household / BabyAI-GoToLocal",
     ),
+    "embodied.virtualhome_replay": (
+        ["--programs", "2", "--split", "validation", "--random-steps", "2", "--no-word-pieces"],
+        "2 of 2 programs succeed",
+    ),
     "perf.iql_vs_cql": (["--batch", "8", "--steps", "3", "--rounds", "1"], "DiscreteIQL"),
     "embodied.variants": (
         [

@@ -22,6 +22,7 @@ from rewardgym.envs import (
     SHOP_SESSION_ID,
     SHOP_STORE_ID,
     TRAJECTORY_REPLAY_ID,
+    VIRTUALHOME_ID,
     babyai_text_id,
     rewardgym_ids,
 )
@@ -37,6 +38,7 @@ VALID_OPTIONS: dict[str, tuple[str, ...]] = {
     HOUSEHOLD_V0_ID: ("instruction", "room", "task"),
     HOUSEHOLD_ID: ("instruction", "placements", "room", "task"),
     TRAJECTORY_REPLAY_ID: ("episode",),
+    VIRTUALHOME_ID: ("program",),
 }
 HUGE = "x" * 1_000_000
 

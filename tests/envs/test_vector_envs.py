@@ -20,6 +20,7 @@ from rewardgym.envs import (
     HOUSEHOLD_V0_ID,
     SHOP_SESSION_ID,
     SHOP_STORE_ID,
+    VIRTUALHOME_ID,
     rewardgym_ids,
 )
 
@@ -31,6 +32,7 @@ SEED = 11
 ENV_KWARGS: dict[str, dict[str, Any]] = {
     HOUSEHOLD_ID: {"max_steps": 3},
     HOUSEHOLD_V0_ID: {"max_steps": 3},
+    VIRTUALHOME_ID: {"max_steps": 3},
 }
 """Short episodes, so that the vector env's autoreset happens within ``STEPS``."""
 

@@ -187,7 +187,7 @@ def build_qa_bank(
         env=env_id,
         noise=noise,
         expert="script" if scripted else "replan",
-        sibling_fraction=0.5 if scripted else 0.0,
+        sibling_fraction=0.5 if scripted and hasattr(base, "script_for") else 0.0,
     )
     seeds = [s for s in episode_seeds(seed, 20 * n_pairs) if s not in excluded]
     for i, episode_seed in enumerate(seeds):
