@@ -16,10 +16,13 @@ from rewardgym.agents.llm.prompt import TokenCounter
 from rewardgym.agents.llm.tool_chat import tool_chat_model
 from rewardgym.agents.llm.trl_env import (
     OVER,
+    TOOL_INSTRUCTIONS,
     ShopSessionTools,
     ShopStoreTools,
     session_rows,
     store_rows,
+    tool_call,
+    tool_schemas,
     tool_sft_rows,
 )
 from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
@@ -212,32 +215,105 @@ def test_sft_rows_parse_back_to_the_human_action(chat_model: Path, shop_store: P
         assert "<tools>" in row["prompt"] and row["completion"].endswith("<|im_end|>")
 
 
+TERMINATE = ShopAction("terminate")
+COLD_START_STEPS = 1000
+"""At most this many SFT steps (checked every 50 from the 100th) before the cold start fails."""
+
+
+def _render(tokenizer: Any, text: str, answer: ShopAction) -> tuple[str, str]:
+    """The prompt TRL renders for a rollout whose env opened with ``text``, and the call of ``answer``."""
+    messages = [
+        {"role": "system", "content": TOOL_INSTRUCTIONS},
+        {"role": "user", "content": text},
+    ]
+    tools = tool_schemas()
+    head = tokenizer.apply_chat_template(
+        messages, tools=tools, tokenize=False, add_generation_prompt=True
+    )
+    whole = tokenizer.apply_chat_template(
+        [*messages, tool_call(answer)], tools=tools, tokenize=False
+    )
+    return str(head), str(whole)[len(head) :].rstrip()
+
+
+def _cold_start_pairs(tokenizer: Any, shop_store: Path, kwargs: dict[str, Any]) -> list[Any]:
+    """Prompt-completion pairs over the GRPO runs' own openings: each prompt twice, once with the
+    human's (or the ground-truth shopper's) action and once with ``terminate()``.
+
+    The two answers make a policy that calls a tool every time and picks between two calls at
+    random, so a group's rollouts earn different rewards on any CPU.
+    """
+    openings: list[tuple[str, ShopAction]] = []
+    session = ShopSessionTools(data=shop_store, env_kwargs=kwargs, turns=None)
+    for row in session_rows(shop_store, sessions=[0, 1]).select(range(6)):
+        openings.append((session.reset(**row), _truth(session.env.step("")[-1])))
+    store = ShopStoreTools(env_kwargs=kwargs)
+    for intent in (3, 5):
+        text = store.reset(intent=intent)
+        openings.append((text, _truth(store.env.reset(options={"intent": intent})[1])))
+    pairs = []
+    for text, truth in openings:
+        for answer in (truth, TERMINATE):
+            prompt, completion = _render(tokenizer, text, answer)
+            pairs.append(
+                [tokenizer(t, add_special_tokens=False)["input_ids"] for t in (prompt, completion)]
+            )
+    return pairs
+
+
+def _calls_a_tool(model: Any, parser: Any, prompts: list[list[int]]) -> bool:
+    """Whether four samples at GRPO's temperature from every prompt each parse as one tool call."""
+    from trl.chat_template_utils import parse_response
+
+    model.eval()
+    with torch.no_grad():
+        for prompt in prompts:
+            out = model.generate(
+                torch.tensor([prompt] * 4),
+                do_sample=True,
+                temperature=0.8,
+                max_new_tokens=48,
+                pad_token_id=parser.pad_token_id,
+            )
+            for ids in out[:, len(prompt) :].tolist():
+                try:
+                    calls = parse_response(parser, ids, prefix=prompt).get("tool_calls") or []
+                except Exception:
+                    return False
+                if len(calls) != 1:
+                    return False
+    model.train()
+    return True
+
+
 @pytest.fixture(scope="module")
 def tool_policy(chat_model: Path, shop_store: Path, tmp_path_factory) -> Path:
-    """The chat model after 150 steps of SFT on tool_sft_rows' calls: the cold start.
+    """The chat model after a tool-call SFT cold start that is trained until it holds.
 
-    A plain loop (constant rate, loss on the completion's positions only) rather than
-    train_sft, whose cosine schedule needs more steps than a test has for the call syntax.
+    A plain loop (constant rate, loss on the completion's positions only) on the GRPO runs' own
+    openings, each answered by the right call and by ``terminate()``; it stops once samples at
+    GRPO's temperature from every opening parse as a tool call. A fixed number of steps made
+    this depend on the CPU's floating point: on an Intel Xeon the policy never called a tool.
     """
+    from trl.chat_template_utils import add_response_schema
+
     model, tokenizer = load_model(chat_model)
-    rows = tool_sft_rows(
-        tokenizer, shop_store, sessions=[0, 1], env_kwargs=_env_kwargs(chat_model), rationale=False
-    )
-    pairs = [
-        [tokenizer(row[k], add_special_tokens=False)["input_ids"] for k in ("prompt", "completion")]
-        for row in list(rows)[:12]
-    ]
+    parser = add_response_schema(load_tokenizer(chat_model))
+    pairs = _cold_start_pairs(tokenizer, shop_store, _env_kwargs(chat_model))
+    prompts = [prompt for prompt, _ in pairs[::2]]
     torch.manual_seed(0)
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3)
-    for step in range(150):
+    for step in range(1, COLD_START_STEPS + 1):
         prompt, completion = pairs[step % len(pairs)]
         hidden = model.model(input_ids=torch.tensor([prompt + completion])).last_hidden_state
         logits = model.lm_head(hidden[0, len(prompt) - 1 : -1])
         torch.nn.functional.cross_entropy(logits, torch.tensor(completion)).backward()
         optimizer.step()
         optimizer.zero_grad()
-    return save_model(model, tokenizer, tmp_path_factory.mktemp("tool-sft"))
+        if step >= 100 and step % 50 == 0 and _calls_a_tool(model, parser, prompts):
+            return save_model(model, tokenizer, tmp_path_factory.mktemp("tool-sft"))
+    raise AssertionError(f"the cold start did not learn the call syntax in {step} steps")
 
 
 def _grpo(policy: Path, factory: Any, rows: Any, out: Path, tool_turns: int) -> Any:
@@ -271,9 +347,9 @@ def _grpo(policy: Path, factory: Any, rows: Any, out: Path, tool_turns: int) -> 
     )
 
 
-def _trains(trainer: Any, name: str) -> tuple[list[Any], bool]:
-    """Train; the env instances TRL pooled, and whether any weight moved (it must when a group's
-    rewards differed, as GRPO's advantages are then not all zero)."""
+def _trains(trainer: Any, name: str) -> list[Any]:
+    """Train; the env instances TRL pooled. Weights must move exactly when a group's rewards
+    differed (GRPO's advantages are then not all zero)."""
     before = [p.detach().clone() for p in trainer.model.parameters()]
     trainer.train()
     logs = [r for r in trainer.state.log_history if f"rewards/{name}/mean" in r]
@@ -281,8 +357,10 @@ def _trains(trainer: Any, name: str) -> tuple[list[Any], bool]:
     assert sum(r["tools/call_frequency"] for r in logs) > 0  # the policy called the tools
     after = trainer.model.parameters()
     moved = any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
-    assert moved or all(r["frac_reward_zero_std"] == 1.0 for r in logs)
-    return trainer._environment_pool[None], moved
+    # GRPO's advantages are all zero exactly when every group's rewards are equal, and then
+    # (AdamW, no weight decay) no weight moves; a group whose rewards differ moves some.
+    assert moved == any(r["frac_reward_zero_std"] < 1.0 for r in logs), logs
+    return trainer._environment_pool[None]
 
 
 STEPS: list[str] = []
@@ -321,7 +399,7 @@ def test_grpo_trains_through_environment_factory(
         tmp_path / "store",
         tool_turns=2,
     )
-    pool, store_moved = _trains(store, "CountedStore")
+    pool = _trains(store, "CountedStore")
     assert "CountedStore" in STEPS  # tool calls stepped the live store
     assert all(e.get_reward() == sum(e.rewards) for e in pool)
     assert all("reward_terms" in i for e in pool for i in e.infos)
@@ -333,7 +411,6 @@ def test_grpo_trains_through_environment_factory(
         tmp_path / "session",
         tool_turns=1,
     )
-    pool, session_moved = _trains(session, "CountedSession")
+    pool = _trains(session, "CountedSession")
     assert "CountedSession" in STEPS
     assert all(len(e.rewards) <= 1 for e in pool)  # one turn per logged step
-    assert store_moved or session_moved
