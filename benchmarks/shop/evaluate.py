@@ -116,7 +116,7 @@ class EvalShop:
     """Bootstrap draws of each interval."""
 
     def __post_init__(self) -> None:
-        """Refuse numbers out of range, a split or model that names nothing, naming the option."""
+        """Refuse numbers out of range, an empty split and a served model spec that is no URL."""
         check_fields(self)
         if self.split == "validation" and self.validation_fraction == 0:
             raise ValueError("--split validation with --validation-fraction 0 holds no session")
@@ -127,14 +127,6 @@ class EvalShop:
                     f"--decoding {self.sampling.decoding}: a served model samples by its "
                     "server's rules; constrained decoding needs a local model folder"
                 )
-            return
-        from rewardgym.pretrained import is_pretrained
-
-        if not is_pretrained(self.model) and not (Path(self.model) / "config.json").is_file():
-            raise ValueError(
-                f"--model {self.model!r}: no config.json there; name a model folder (e.g. "
-                "runs/sft/model) or a served model, openai:URL[#model]"
-            )
 
     def policy(self) -> Any:
         """The policy the model names: an ``LLMPolicy`` on a local folder, or a ``ServedPolicy``."""
@@ -151,6 +143,11 @@ class EvalShop:
         from rewardgym.pretrained import resolve_model
 
         path = resolve_model(self.model)
+        if not (path / "config.json").is_file():
+            raise FileNotFoundError(
+                f"--model {self.model!r}: no config.json there; name a model folder (e.g. "
+                "runs/sft/model) or a served model, openai:URL[#model]"
+            )
         return LLMPolicy.from_path(path, self.prompt, self.sampling, seed=self.seed)
 
     def run(self) -> None:
