@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 import tyro
 
-from rewardgym.agents.evaluation.shopping import Protocol, StepRecord
+from rewardgym.agents.evaluation.shopping import Protocol, StepRecord, protocol_records
 from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.dataset import VALIDATION_FRACTION
 from rewardgym.agents.llm.served import ServedConfig, is_served, parse_served
@@ -47,7 +47,8 @@ HEADERS = ("exact %", "type acc %", "type F1 %", "click exact", "type exact", "t
 def step_records(
     records: Sequence[StepRecord], texts: Sequence[str], protocol: Protocol
 ) -> list[dict[str, Any]]:
-    """Every scored step as JSON: where it is, the human's action, the output and its parse.
+    """Every step as JSON: where it is, the human's action, the output, its parse, whether it
+    matches, and whether ``protocol`` scores it (``paper`` resamples the steps).
 
     Example:
         >>> from rewardgym.envs.shopping.schema import ShopAction
@@ -55,6 +56,7 @@ def step_records(
         >>> step_records([StepRecord(4, 2, done, done)], ['{"action": ...}'], "natural")[0]["exact"]
         True
     """
+    scored = {(r.session, r.step) for r in protocol_records(records, protocol)}
     return [
         {
             "session": r.session,
@@ -62,6 +64,7 @@ def step_records(
             "truth": r.truth.to_dict(),
             "prediction": None if r.prediction is None else r.prediction.to_dict(),
             "exact": protocol_match(r.prediction, r.truth, similar=protocol == "paper"),
+            "scored": (r.session, r.step) in scored,
             "output": text,
         }
         for r, text in zip(records, texts, strict=True)

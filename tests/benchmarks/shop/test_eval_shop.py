@@ -92,6 +92,7 @@ def test_a_served_model_that_always_terminates_scores_the_terminate_steps_only(
     assert len(steps) == metrics["n_steps"] and {s["session"] for s in steps} == {0, 1}
     assert all(s["output"] == TERMINATE for s in steps)
     assert all(s["exact"] == (s["truth"]["type"] == "terminate") for s in steps)
+    assert all(s["scored"] for s in steps)  # the natural protocol scores every step
     assert metrics["parse_rate"] == 100.0 and metrics["exact_terminate"] == 100.0
     assert metrics["exact_match"] == pytest.approx(100.0 * len(terminal) / len(steps))
     assert metrics["exact_click"] == 0.0 and metrics["exact_terminate_ci"] == [100.0, 100.0]
@@ -100,6 +101,14 @@ def test_a_served_model_that_always_terminates_scores_the_terminate_steps_only(
     assert owner(out) is not None and owner(out)["kind"] == OUTPUT_KIND  # type: ignore[index]
     assert "| 100.0 |" in (out / "eval.md").read_text()
     assert "test split" in capsys.readouterr().out
+    # Shop-R1's protocol never scores a session's first step, and resamples the others.
+    paper = tmp_path / "paper"
+    main([*["eval", "shop", "--model", f"openai:{terminate_server}#m", "--data", str(store)],
+          *served, "--sessions", "2", "--protocol", "paper", "--out", str(paper)])  # fmt: skip
+    record = json.loads((paper / "eval.json").read_text())
+    scored = [s for s in record["steps"] if s["scored"]]
+    assert scored and not any(s["step"] == 0 for s in scored)
+    assert record["metrics"]["n_steps"] == len(scored) < len(record["steps"])
 
 
 def test_a_tiny_model_decoded_constrained_always_parses_and_rescores_the_same(
