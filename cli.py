@@ -70,6 +70,10 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "rewardgym.agents.evaluation.commands:EvalHousehold",
         "Score a saved offline agent on the household env's splits, with 95% intervals.",
     ),
+    ("eval", "shop"): Command(
+        "rewardgym.benchmarks.shop.evaluate:EvalShop",
+        "Score a saved or served shopper model on a split of the sessions, with 95% intervals.",
+    ),
     ("bench", "shop"): Command(
         "rewardgym.benchmarks.shop.suite:BenchShop",
         "Shop-R1's tables: baselines, zero-shot, SFT, GRPO rows and ablations.",

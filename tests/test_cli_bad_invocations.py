@@ -25,6 +25,7 @@ LABEL = ["label", "coren", "--dataset", "{ds}", "--out", "{new}", "--no-minari"]
 COLLECT = ["data", "collect", "--out", "{new}", "--episodes", "2", "--no-minari"]
 SHOP = ["bench", "shop", "--preset", "tiny", "--out", "{new}"]
 DATA_SHOP = ["data", "shop", "--out", "{new}", "--sessions", "3"]
+EVAL_SHOP = ["eval", "shop", "--model", "openai:http://127.0.0.1:9/v1"]
 UNSET_KEY = "REWARDGYM_TEST_UNSET_KEY"
 
 # (row id, argv, words the one line must contain)
@@ -92,6 +93,18 @@ ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
         "eval-household-out-mine",
         ["eval", "household", "--agent", "{ds}", "--out", "{mine}"],
         ("mine",),
+    ),
+    # Issue 43 item 5: eval shop.
+    ("eval-shop-out-mine", [*EVAL_SHOP, "--out", "{mine}"], ("mine",)),
+    ("eval-shop-model-missing", ["eval", "shop", "--model", "{new}"], ("new", "config.json")),
+    ("eval-shop-model-not-url", ["eval", "shop", "--model", "openai:notaurl"], ("notaurl",)),
+    ("eval-shop-split-train", [*EVAL_SHOP, "--split", "train"], ("train", "validation")),
+    ("eval-shop-sessions-0", [*EVAL_SHOP, "--sessions", "0"], ("sessions=0",)),
+    ("eval-shop-served-constrained", [*EVAL_SHOP, "--decoding", "constrained"], ("constrained",)),
+    (
+        "eval-shop-no-validation",
+        [*EVAL_SHOP, "--split", "validation", "--validation-fraction", "0"],
+        ("validation-fraction 0",),
     ),
     ("train-sft-out-mine", ["train", "sft", "--out", "{mine}"], ("mine", "nothing there")),
     ("train-sft-epochs-0", ["train", "sft", "--out", "{new}", "--epochs", "0"], ("epochs=0",)),

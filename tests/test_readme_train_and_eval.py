@@ -31,10 +31,11 @@ def test_the_section_names_every_train_and_eval_command() -> None:
         ("train", "sft"),
         ("train", "grpo"),
         ("eval", "household"),
+        ("eval", "shop"),
     } <= named
 
 
-@pytest.mark.slow  # five commands, two of them train a small LLM: about a minute on 2 cores
+@pytest.mark.slow  # six commands, two of them train a small LLM: about a minute on 2 cores
 def test_the_block_runs_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     for words in section_commands():
@@ -42,6 +43,9 @@ def test_the_block_runs_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     runs = tmp_path / "runs"
     scored = json.loads((runs / "bc-eval" / "eval.json").read_text())
     assert scored["algorithm"] == "DiscreteBC" and scored["splits"]["fine"]["n"] == 25
+    shop = json.loads((runs / "sft-eval" / "eval.json").read_text())
+    assert shop["split"] == "validation" and shop["sessions"] == 2
+    assert len(shop["steps"]) == shop["metrics"]["n_steps"] > 0
     for model in ("sft", "rl"):
         assert (runs / model / "model" / "config.json").is_file()
         assert (runs / model / "config.json").is_file()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -31,6 +31,10 @@ from rewardgym.envs.shopping.metrics import ShopMetrics, shop_metrics
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.envs.shopping.schema import ShopAction, actions_match
 from rewardgym.progress import progress_bar as tqdm
+
+if TYPE_CHECKING:
+    from rewardgym.agents.llm.config import Decoding
+    from rewardgym.agents.llm.dataset import StepRow
 
 Protocol = Literal["natural", "paper"]
 PROTOCOLS: tuple[str, ...] = ("natural", "paper")
@@ -129,6 +133,36 @@ def score_outputs(
     return _evaluation(records, total)
 
 
+def complete_and_score(
+    policy: Any, rows: Sequence[StepRow], decoding: Decoding = "free"
+) -> tuple[ShopEvaluation, list[str]]:
+    """Complete every row's prompt with ``policy`` and score the outputs; the scores and the texts.
+
+    ``policy`` answers ready-made prompts through ``complete`` (an ``LLMPolicy``, or a
+    ``ServedPolicy`` decoding freely); constrained decoding passes what each row's page allows.
+    The rows carry the human actions (``step_rows`` makes them), so scoring is
+    :func:`score_outputs`'s, the env's own rules. ``bench shop`` scores every model row with it.
+    """
+    from rewardgym.agents.llm.dataset import row_actions
+
+    prompts = [r.prompt for r in rows]
+    if decoding == "constrained":
+        texts = policy.complete(prompts, row_actions(rows))
+    else:
+        texts = policy.complete(prompts)
+    truths = [r.truth for r in rows]
+    if any(t is None for t in truths):
+        raise ValueError("every row needs its human action (truth) to be scored")
+    result = score_outputs(
+        texts,
+        [r.session for r in rows],
+        [r.step for r in rows],
+        [t for t in truths if t is not None],
+        [r.elements for r in rows],
+    )
+    return result, list(texts)
+
+
 def protocol_records(records: Sequence[StepRecord], protocol: Protocol) -> list[StepRecord]:
     """The records a protocol scores (module docstring); ``natural`` keeps them all."""
     if protocol == "natural":
@@ -203,6 +237,7 @@ __all__ = [
     "ShopEvaluation",
     "StepRecord",
     "collect_observations",
+    "complete_and_score",
     "evaluate_outputs",
     "evaluate_policy",
     "protocol_metrics",

@@ -6,7 +6,11 @@ variants with the same held-out intents twice: one visit at a time (one prompt p
 generation, store after store), and all stores' visits together (one batched generation per
 turn over every open visit; a visit that ends leaves the batch). Prints both rates (per
 second of wall time and of this process's CPU time, which other jobs on the machine disturb
-less), their ratio, and, for greedy decoding, whether both runs gave the same outputs.
+less), their ratio, and, for greedy decoding, whether both runs gave the same outputs. Then
+where one turn's time goes: the prompts of every visit's third observation generated in one
+policy call, timed in CPU seconds per output, whole and split into prefill (a one-token
+generation of the same batches), the constrained mask (:class:`GrammarMask`'s calls) and the
+rest, decoding (issue 43, item 1).
 
 An untrained model's outputs never parse, so by default (``--drive shopper``) the model
 answers every open visit each turn (the same prompts and generations a learned row pays
@@ -24,10 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from unittest import mock
 
 import tyro
 
-from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
+from rewardgym.agents.llm.config import Decoding, PromptConfig, SamplingConfig
+from rewardgym.agents.llm.constrained import GrammarMask
 from rewardgym.agents.simulation import LLMSimPolicy, ShopperPolicy, SimulationConfig, visit_stores
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, Range, check_fields
 from rewardgym.envs.shopping.live.env import ShopStoreEnv
@@ -49,6 +55,8 @@ class Config:
     """Store variants visited besides the base store."""
     temperature: Annotated[float, NON_NEGATIVE] = 0.6
     """Sampling temperature (0: greedy, and both runs must then give the same outputs)."""
+    decoding: Decoding = "constrained"
+    """How the model decodes: constrained to each page's actions (``bench fidelity``'s default) or free."""
     drive: Literal["shopper", "model"] = "shopper"
     """Who chooses the actions: ``shopper`` (a ground-truth shopper with seed 1, the model answering every turn too) or ``model`` (its own outputs, as in ``bench fidelity``)."""
     max_steps: Annotated[int, Range(ge=2)] = 20
@@ -132,7 +140,7 @@ def _measure(config: Config) -> dict[str, float]:
     }
     with tempfile.TemporaryDirectory() as tmp:
         path, prompt, sampling = _model(config, Path(tmp))
-        sampling = replace(sampling, temperature=config.temperature)
+        sampling = replace(sampling, temperature=config.temperature, decoding=config.decoding)
         sim = LLMSimPolicy.from_path(path, prompt=prompt, sampling=sampling)
     # Warm up the model and the tokenizer once, so that neither run pays the first call.
     sim.act([0], [_first_observation(stores["base"], sim)])
@@ -152,7 +160,8 @@ def _measure(config: Config) -> dict[str, float]:
     print(
         f"Learned-simulator visits: {total} visits ({config.visits} x {len(stores)} stores), "
         f"model {config.model or config.size}, temperature {config.temperature}, actions by "
-        f"the {config.drive}, {sampling.max_new_tokens} new tokens at most, generation batch "
+        f"the {config.drive}, {sampling.decoding} decoding, {sampling.max_new_tokens} new tokens "
+        f"at most, generation batch "
         f"{sampling.batch_size}, {figures['outputs_per_visit']:.1f} model outputs per visit:"
     )
     for label, counted, wall, cpu in (
@@ -172,7 +181,90 @@ def _measure(config: Config) -> dict[str, float]:
         same = alone.seen == together.seen and all(len(v) == 1 for v in alone.seen.values())
         figures["identical"] = float(same)
         print(f"  greedy outputs identical in both runs: {'yes' if same else 'NO'}")
+    figures.update(turn_phases(sim, stores, config))
     return figures
+
+
+def _third_observations(
+    stores: Mapping[str, StoreConfig], sim: LLMSimPolicy, config: Config
+) -> list[dict[str, Any]]:
+    """Each visit's observation after two steps of the pacing shopper (or its last, if shorter)."""
+    o, found = sim.context, []
+    for store in stores.values():
+        for intent in SimulationConfig(visits=config.visits).intents():
+            env = ShopStoreEnv(
+                store=store,
+                opening="first_step",
+                context=o.context,
+                max_context_chars=o.max_context_chars,
+                max_context_tokens=o.max_context_tokens,
+                count_tokens=o.count_tokens,
+            )
+            observation, _ = env.reset(options={"intent": intent})
+            for _ in range(2):
+                observation, _, terminated, truncated, _ = env.step(env.truth_output())
+                if terminated or truncated:
+                    break
+            found.append(observation)
+    return found
+
+
+def turn_phases(
+    sim: LLMSimPolicy, stores: Mapping[str, StoreConfig], config: Config
+) -> dict[str, float]:
+    """CPU seconds per output of one policy call over every visit's third observation, by phase."""
+    import torch
+
+    from rewardgym.agents.llm.generation import generate
+    from rewardgym.agents.llm.model import bf16_available
+    from rewardgym.agents.llm.policy import LLMPolicy, generation_config
+
+    policy = sim.policy
+    assert isinstance(policy, LLMPolicy)
+    observations = _third_observations(stores, sim, config)
+    prompts = [policy.prompts(o) for o in observations]
+    actions = policy.page_actions(observations) if policy.sampling.decoding != "free" else None
+    masked = [0.0]
+    original = GrammarMask.__call__
+
+    def timed(mask: GrammarMask, input_ids: Any, scores: Any) -> Any:
+        start = time.process_time()
+        try:
+            return original(mask, input_ids, scores)
+        finally:
+            masked[0] += time.process_time() - start
+
+    policy.reset_seed()
+    cpu = time.process_time()
+    with mock.patch.object(GrammarMask, "__call__", timed):
+        policy.complete(prompts, actions)
+    whole = time.process_time() - cpu
+    one = generation_config(policy.tokenizer, 0.0, 1.0, 1, cache="static")
+    encoded = policy.tokenizer(prompts, add_special_tokens=False)["input_ids"]
+    order = sorted(range(len(prompts)), key=lambda i: len(encoded[i]))
+    size = policy.sampling.batch_size
+    cpu = time.process_time()
+    fast = policy.sampling.bf16 and bf16_available()
+    for start in range(0, len(order), size):
+        chunk = [encoded[i] for i in order[start : start + size]]
+        with torch.autocast(policy.model.device.type, dtype=torch.bfloat16, enabled=fast):
+            generate(policy.model, policy.tokenizer, chunk, one)
+    prefill = time.process_time() - cpu
+    n = len(prompts)
+    tokens = sum(len(e) for e in encoded) / n
+    split = {
+        "turn_cpu_per_output": whole / n,
+        "prefill_share": prefill / whole,
+        "mask_share": masked[0] / whole,
+        "decode_share": max(0.0, whole - prefill - masked[0]) / whole,
+    }
+    print(
+        f"One turn over {n} visits' third observations ({tokens:.0f} prompt tokens on average, "
+        f"{policy.sampling.decoding} decoding): {1000 * split['turn_cpu_per_output']:.1f} ms of "
+        f"CPU per output; prefill {100 * split['prefill_share']:.0f}%, decoding "
+        f"{100 * split['decode_share']:.0f}%, constrained mask {100 * split['mask_share']:.0f}%"
+    )
+    return split
 
 
 def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:

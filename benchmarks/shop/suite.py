@@ -41,9 +41,9 @@ from typing import Annotated, Any
 import tyro
 from rich.console import Console
 
-from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, score_outputs
+from rewardgym.agents.evaluation.shopping import ShopEvaluation, StepRecord, complete_and_score
 from rewardgym.agents.llm.config import Decoding, ModelKind
-from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
+from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.atomic import write_json_atomic
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
@@ -262,18 +262,9 @@ class Suite:
         sampling = replace(self.config.sampling, temperature=temperature, decoding=decoding)
         policy = LLMPolicy.from_path(path, self.prompt(method), sampling, seed=seed)
         start = time.perf_counter()
-        actions = row_actions(rows) if decoding == "constrained" else None
-        texts = policy.complete([r.prompt for r in rows], actions)
+        result, _ = complete_and_score(policy, rows, decoding)
         self.timed("eval", time.perf_counter() - start)
-        truths = [r.truth for r in rows]
-        assert all(t is not None for t in truths)
-        return score_outputs(
-            texts,
-            [r.session for r in rows],
-            [r.step for r in rows],
-            truths,  # type: ignore[arg-type]
-            [r.elements for r in rows],
-        )
+        return result
 
     def choose_temperature(self, sft: Path, method: Method) -> float:
         """The candidate temperature with the best exact match of ``sft`` on the validation split."""
