@@ -4,10 +4,14 @@
 :class:`~rewardgym.agents.llm.policy.LLMPolicy` does, with the raw completion texts, but the
 model runs on a server: prompts go out ``concurrency`` at a time through the judges' HTTP
 client (:class:`~rewardgym.wrappers.judges.openai.OpenAIEndpoint`: one deadline per attempt,
-a size cap, no redirects, bounded retries, the API key read from an environment variable and
-never stored), with a progress bar. A server that cannot answer stops the run within seconds
+a size cap, no redirects, bounded retries that honour ``Retry-After``, the API key read from
+an environment variable and never stored, a user and password in the URL never shown), with
+a progress bar. A server that cannot answer stops the run within seconds
 (:meth:`ServedPolicy.preflight`, and a first batch without a single answer); a request that
-never gets an answer reads as the empty output (unparsed, a wrong answer) and is not cached.
+never gets an answer reads as the empty output (unparsed, a wrong answer), is not cached and
+is counted apart (:attr:`ServedPolicy.failures`), and ``max_consecutive_failures`` of them in
+a row stop the run with :class:`JudgeUnavailableError` (a server that answered, then went
+away, is not waited out visit by visit).
 
 The prompt is the plain-text prompt of :func:`~rewardgym.agents.llm.prompt.build_prompt`
 (instructions, the context the env built, the footer); its token budget is counted with
@@ -301,7 +305,8 @@ class ServedPolicy:
                         f"got no {self.endpoint.answer} (last: {self.endpoint.last_error}); "
                         f"stopped after {self.requests} requests, {self.failures} unanswered "
                         "(answers so far are cached when --served.cache is set; "
-                        "--served.max-consecutive-failures sets the limit)"
+                        "max_consecutive_failures, e.g. --served.max-consecutive-failures, "
+                        "sets the limit)"
                     )
 
             for start in range(0, len(todo), chunk):
