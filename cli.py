@@ -27,6 +27,7 @@ from typing import Any, NoReturn, TypeVar
 from rewardgym.cli_help import flowing_docstrings, help_registry
 from rewardgym.errors import Error, PretrainedPackageMissing, UserError, UserMistake
 from rewardgym.outputs import owner
+from rewardgym.redact import redact
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,11 @@ LOG_RULE_WIDTH = 80
 
 
 def one_line(prog: str, problem: object) -> str:
-    """``prog: problem`` on one line (each run of whitespace in ``problem`` becomes a space)."""
-    return f"{prog}: {' '.join(str(problem).split())}"
+    """``prog: problem`` on one line (each run of whitespace in ``problem`` becomes a space).
+
+    A user and password written in a URL are shown as ``***`` (:func:`rewardgym.redact.redact`).
+    """
+    return redact(f"{prog}: {' '.join(str(problem).split())}")
 
 
 def refuse(prog: str, problem: object) -> NoReturn:

@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rewardgym.redact import redact
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 """The ``rewardgym`` package folder (the repository root in a checkout)."""
 
@@ -153,8 +155,12 @@ def process_seconds() -> float | None:
 
 
 def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """Command line, argv, commit, machine, finishing time and process wall time (``meta``)."""
-    argv = list(sys.argv if argv is None else argv)
+    """Command line, argv, commit, machine, finishing time and process wall time (``meta``).
+
+    A user and password written in a URL of the command (``openai:http://user:pw@host``) are
+    recorded as ``***``.
+    """
+    argv = [redact(arg) for arg in (sys.argv if argv is None else argv)]
     finished = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     return {
         "command": command_line(argv),

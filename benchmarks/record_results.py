@@ -25,7 +25,6 @@ import json
 import math
 import os
 import re
-import shutil
 import stat
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -37,6 +36,7 @@ import tyro
 
 from rewardgym.atomic import absolute, write_atomic, write_json_atomic
 from rewardgym.errors import UserError
+from rewardgym.markdown_text import cell, no_html, printable
 from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
 
 PAGE_MARK = "<!-- rewardgym results page: written by benchmarks/record_results.py -->"
@@ -61,7 +61,8 @@ default name, ``embodied-tune``; any other tune lands on ``embodied-tune-<preset
 PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
 """A page, preset or plot name: a direct child of a folder, never ``.``, ``..`` or a path."""
 MAX_BYTES = 256 * 2**20
-"""The largest run file read (results.json of the paper presets are a few MB)."""
+"""The largest run file read or copied, plots included (results.json of the paper presets are a
+few MB, a plot well under one)."""
 DESCRIPTION = (
     "Write a results page from one suite run's output folder: the command, commit, machine "
     "and wall time the run recorded, its plots and its tables. An earlier page is replaced "
@@ -138,9 +139,10 @@ def _read_plain(path: Path) -> bytes:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise UserError(f"{path} is not a plain file: a run's files are read only as such")
-        if info.st_size > MAX_BYTES:
-            raise UserError(f"{path} holds {info.st_size:,} bytes, more than a run writes")
-        return handle.read()
+        _refuse_large(path, info.st_size)
+        data = handle.read(MAX_BYTES + 1)
+        _refuse_large(path, len(data))
+        return data
 
 
 def _read_json(path: Path) -> Any:
@@ -215,22 +217,23 @@ def _text(meta: Mapping[str, Any], key: str) -> str | None:
 
 def _number(meta: Mapping[str, Any], key: str) -> float | None:
     value = _typed(meta, key, (int, float), "a number")
-    return None if value is None else float(value)
+    return None if value is None else _float(value, f"meta.{key}")
+
+
+def _float(value: float, where: str) -> float:
+    """``value`` as a float; an integer too large for one is refused (JSON allows any size)."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise UserError(
+            f"{where} of the run is an integer of {len(str(value))} digits, too large for "
+            "seconds or a count; it was not written by this rewardgym version: rerun the suite"
+        ) from None
 
 
 def _flag(meta: Mapping[str, Any], key: str) -> bool | None:
     value: bool | None = _typed(meta, key, (bool,), "true or false")
     return value
-
-
-def printable(text: str) -> str:
-    """``text`` on one line: a line break, tab or other control character shown escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def cell(text: str) -> str:
-    """``text`` safe in one Markdown table cell: one line, every ``|`` escaped."""
-    return printable(text).replace("|", "\\|")
 
 
 def _code(text: str) -> str:
@@ -316,6 +319,7 @@ def _phases(meta: Mapping[str, Any]) -> str:
         if name == "total" or isinstance(value, bool):
             continue
         if isinstance(value, int | float):
+            value = _float(value, f"meta.{key}.{name}")
             shown.append(f"{name} {value:.1f} s" if math.isfinite(value) else f"{name} unknown")
         elif value is not None and not isinstance(value, dict):  # nested groups are not shown
             raise UserError(
@@ -388,14 +392,14 @@ def render_page(shown: Mapping[str, str], tables: str, plots: list[str], folder:
 
 
 def _demote(markdown: str) -> str:
-    """Headings one level down (the page has its own title), code fences left alone."""
+    """Headings one level down (the page has its own title), code fences left alone, no HTML."""
     lines, fenced = [], False
     for line in markdown.splitlines():
         if line.startswith("```"):
             fenced = not fenced
         if not fenced and line.startswith("#") and not line.startswith("######"):
             line = "#" + line
-        lines.append(line)
+        lines.append(no_html(line))
     return "\n".join(lines).strip()
 
 
@@ -489,14 +493,28 @@ def _plots(run: Path) -> list[str]:
                 f"{path} is not a plain file (a symbolic link?): a run's plots are copied only "
                 "as plain files; replace it by the plot itself"
             )
+        _refuse_large(path, path.stat().st_size)
         plots.append(path.name)
     return plots
 
 
+def _refuse_large(path: Path, size: int) -> None:
+    if size > MAX_BYTES:
+        raise UserError(
+            f"{path} holds {size:,} bytes, more than a run writes (at most {MAX_BYTES:,}); "
+            "nothing is copied"
+        )
+
+
 def _copy_plain(source: Path, target: Path) -> None:
+    """Copy the plain file ``source``, refused once it passes :data:`MAX_BYTES` (it may grow)."""
     fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as src, target.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
+        copied = 0
+        while chunk := src.read(1 << 20):
+            copied += len(chunk)
+            _refuse_large(source, copied)
+            dst.write(chunk)
 
 
 def _page_name(

@@ -4,10 +4,14 @@
 :class:`~rewardgym.agents.llm.policy.LLMPolicy` does, with the raw completion texts, but the
 model runs on a server: prompts go out ``concurrency`` at a time through the judges' HTTP
 client (:class:`~rewardgym.wrappers.judges.openai.OpenAIEndpoint`: one deadline per attempt,
-a size cap, no redirects, bounded retries, the API key read from an environment variable and
-never stored), with a progress bar. A server that cannot answer stops the run within seconds
+a size cap, no redirects, bounded retries that honour ``Retry-After``, the API key read from
+an environment variable and never stored, a user and password in the URL never shown), with
+a progress bar. A server that cannot answer stops the run within seconds
 (:meth:`ServedPolicy.preflight`, and a first batch without a single answer); a request that
-never gets an answer reads as the empty output (unparsed, a wrong answer) and is not cached.
+never gets an answer reads as the empty output (unparsed, a wrong answer), is not cached and
+is counted apart (:attr:`ServedPolicy.failures`), and ``max_consecutive_failures`` of them in
+a row stop the run with :class:`JudgeUnavailableError` (a server that answered, then went
+away, is not waited out visit by visit).
 
 The prompt is the plain-text prompt of :func:`~rewardgym.agents.llm.prompt.build_prompt`
 (instructions, the context the env built, the footer); its token budget is counted with
@@ -44,7 +48,9 @@ from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.prompt import TRUNCATED, build_prompt, env_kwargs
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
 from rewardgym.envs.shopping.context import approx_token_count
+from rewardgym.errors import UserError
 from rewardgym.progress import progress_bar
+from rewardgym.redact import redact
 from rewardgym.wrappers.judges.openai import (
     PREFLIGHT_PROMPT,
     EndpointKind,
@@ -74,6 +80,10 @@ class ServedConfig:
     """Retries (0 or more) of a request after a timeout, a connection error, HTTP 429 or 5xx."""
     backoff_s: Annotated[float, NON_NEGATIVE] = 0.5
     """First retry's wait in seconds; doubles with every retry."""
+    max_retry_wait_s: Annotated[float, NON_NEGATIVE] = 60.0
+    """Longest wait a server's Retry-After may ask before a retry; a longer one ends the request unanswered."""
+    max_consecutive_failures: Annotated[int, AT_LEAST_1] = 16
+    """The run stops (exit 1, nothing written but the answer cache) after this many requests in a row got no answer."""
     max_response_bytes: Annotated[int, AT_LEAST_1] = 1 << 20
     """Largest answer body accepted, in bytes (decoded); a larger one is abandoned as a failure."""
     max_prompt_tokens: Annotated[int, AT_LEAST_1] = 4096
@@ -105,10 +115,27 @@ def parse_served(spec: str, option: str = "--policy") -> tuple[str, str]:
         ok = False
     if not spec.startswith(SERVED_PREFIX) or not ok:
         raise ValueError(
-            f"{option} {spec!r}: a served policy is openai:URL[#model] with an http(s) URL, "
+            f"{option} {redact(spec)!r}: a served policy is openai:URL[#model] with an http(s) URL, "
             "e.g. openai:http://127.0.0.1:8000/v1#my-model"
         )
     return url.rstrip("/"), model or "default"
+
+
+def check_cache_outside(cache: Path | None, out: Path, option: str = "--served.cache") -> None:
+    """Refuse an answer cache at or under the output folder ``out``, before anything is created.
+
+    The cache outlives a run so that a rerun resumes, while ``out`` is replaced whole by
+    the run's result; a cache inside it would make ``out`` hold a file the run did not
+    write, and every run (this one's end included) would refuse the folder.
+    """
+    if cache is None:
+        return
+    where, folder = cache.expanduser().resolve(), out.expanduser().resolve()
+    if where == folder or folder in where.parents:
+        raise UserError(
+            f"{option} {cache} lies inside --out {out}, which the run replaces whole; "
+            "keep the answer cache outside it (e.g. beside it)"
+        )
 
 
 class ServedPrompts:
@@ -178,12 +205,17 @@ class ServedPolicy:
             timeout_s=c.timeout_s,
             max_retries=c.max_retries,
             backoff_s=c.backoff_s,
+            max_retry_wait_s=c.max_retry_wait_s,
             max_response_bytes=c.max_response_bytes,
             kind=c.endpoint,
             who="served policy",
         )
-        self.identity = f"openai:{base_url.rstrip('/')}#{model}:{c.endpoint}"
+        self.identity = f"openai:{self.endpoint.base_url}#{model}:{c.endpoint}"
+        self.requests = 0
+        """Requests sent to the server (cached answers are not asked again)."""
         self.failures = 0
+        """Requests that got no answer after every retry (each read as the empty output)."""
+        self._streak = 0
         self._answered = 0
         self._sent: dict[str, int] = {}
         self._cache: Any = None
@@ -261,11 +293,26 @@ class ServedPolicy:
         with progress_bar(
             total=len(todo), desc="served policy", disable=not self.progress, leave=False
         ) as bar:
+
+            def on_answer(_index: int, answer: str | None) -> None:
+                bar.update(1)
+                self.requests += 1
+                self.failures += answer is None
+                self._streak = self._streak + 1 if answer is None else 0
+                if self._streak >= self.config.max_consecutive_failures:
+                    raise JudgeUnavailableError(
+                        f"served policy: {self._streak} requests in a row to {self.endpoint.url} "
+                        f"got no {self.endpoint.answer} (last: {self.endpoint.last_error}); "
+                        f"stopped after {self.requests} requests, {self.failures} unanswered "
+                        "(answers so far are cached when --served.cache is set; "
+                        "max_consecutive_failures, e.g. --served.max-consecutive-failures, "
+                        "sets the limit)"
+                    )
+
             for start in range(0, len(todo), chunk):
                 part = todo[start : start + chunk]
                 got = self.endpoint.ask_all(
-                    [self._body(prompts[i], occurrences[i]) for i in part],
-                    on_answer=lambda _i, _a: bar.update(1),
+                    [self._body(prompts[i], occurrences[i]) for i in part], on_answer=on_answer
                 )
                 fresh = {keys[i]: a for i, a in zip(part, got, strict=True) if a is not None}
                 if not fresh and self._answered == 0:
@@ -275,7 +322,6 @@ class ServedPolicy:
                         f"{self.endpoint.last_error}); is the server up and OpenAI-compatible?"
                     )
                 self._answered += len(fresh)
-                self.failures += len(part) - len(fresh)
                 answers.update(fresh)
                 if self._cache is not None and fresh:
                     self._cache.put_many(fresh)
@@ -291,6 +337,7 @@ __all__ = [
     "ServedConfig",
     "ServedPolicy",
     "ServedPrompts",
+    "check_cache_outside",
     "is_served",
     "parse_served",
 ]

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import tyro
 
-from rewardgym.agents.llm.served import ServedConfig
+from rewardgym.agents.llm.served import ServedConfig, check_cache_outside
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs.shopping.synthetic.variants import VARIANT_NAMES, VariantName
@@ -68,8 +68,9 @@ class SimulateAB:
     """How an openai:URL policy is asked (key variable, concurrency, timeouts, cache)."""
 
     def __post_init__(self) -> None:
-        """Refuse a policy or store variant that names nothing, listing the valid choices."""
+        """Refuse a policy or store variant that names nothing, or a cache inside --out."""
         check_policy(self.policy)
+        check_cache_outside(self.served.cache, self.out)
         for option, name in (("--store-a", self.store_a), ("--store-b", self.store_b)):
             if name not in VARIANT_NAMES:
                 raise ValueError(

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from rewardgym.agents.evaluation.fidelity import FidelityReport, session_fidelity, summarize
 from rewardgym.agents.simulation.ab import Effect, EffectComparison, compare_ab
 from rewardgym.agents.simulation.config import SimulationConfig
-from rewardgym.agents.simulation.policies import ShopperPolicy, SimPolicy
+from rewardgym.agents.simulation.policies import LLMSimPolicy, ShopperPolicy, SimPolicy
 from rewardgym.agents.simulation.visits import VisitRecord, visit_stores
 from rewardgym.envs.shopping.synthetic.config import StoreConfig
+from rewardgym.markdown_text import heading
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class ABExperiment:
     """The simulator's visits against the ground truth's, in store A and in store B."""
     parse_rate: float
     """Share of intents whose simulated visits to both stores completed (every output parsed)."""
+    served: tuple[int, int] | None = None
+    """A served simulator's requests in this experiment and how many got no answer (each read
+    as an unparsed output); None for a simulator that is not served."""
 
     def summary(self) -> dict[str, object]:
         """A JSON-ready summary (no visits)."""
@@ -39,6 +43,11 @@ class ABExperiment:
             "store_b": self.variant_b,
             "visits": len(self.simulated[0]),
             "parse_rate": self.parse_rate,
+            **(
+                {"served_requests": self.served[0], "served_unanswered": self.served[1]}
+                if self.served is not None
+                else {}
+            ),
             "agrees": sum(c.agrees for c in self.comparisons.values()),
             "effects": {name: c.as_dict() for name, c in self.comparisons.items()},
             "fidelity_a": self.fidelity[0].row(),
@@ -73,7 +82,12 @@ def run_ab(
     The simulator's effects count the intents whose visits to both stores completed.
     """
     truth = truth if truth is not None else visit_pair(ShopperPolicy(0), store_a, store_b, config)
+    before = _served(policy)
     simulated = visit_pair(policy, store_a, store_b, config)
+    after = _served(policy)
+    served = None
+    if before is not None and after is not None:
+        served = (after[0] - before[0], after[1] - before[1])
     boot = {"n_boot": config.n_boot, "seed": config.seed}
     sim_a, sim_b = ([summarize(r.session) for r in side] for side in simulated)
     tru_a, tru_b = ([summarize(r.session) for r in side] for side in truth)
@@ -94,20 +108,35 @@ def run_ab(
         comparisons=comparisons,
         fidelity=(fidelity[0], fidelity[1]),
         parse_rate=sum(keep) / len(keep),
+        served=served,
     )
+
+
+def _served(policy: SimPolicy) -> tuple[int, int] | None:
+    """A served simulator's (requests, unanswered) so far; None for any other simulator."""
+    return policy.served_requests() if isinstance(policy, LLMSimPolicy) else None
 
 
 def report_markdown(experiment: ABExperiment) -> str:
     """The experiment as a Markdown table: each effect for the simulator and the ground truth, with intervals."""
     n = len(experiment.simulated[0])
+    title = f"A/B: {experiment.variant_a} -> {experiment.variant_b}, policy {experiment.policy}"
+    unanswered = ""
+    if experiment.served is not None:
+        asked, failed = experiment.served
+        unanswered = (
+            f" The server left {failed} of {asked} requests unanswered (no answer after every "
+            "retry: a transport failure, not the model's output), each read as an unparsed "
+            "output."
+        )
     lines = [
-        f"# A/B: {experiment.variant_a} -> {experiment.variant_b}, policy {experiment.policy}",
+        f"# {heading(title)}",
         "",
         f"{n} visits per store, the same intents on both sides; effects are B minus A with 95% "
         f"paired-bootstrap intervals. Parse rate {experiment.parse_rate:.2f}: the simulator's "
-        "effects count the intents whose visits to both stores parsed to the end. A simulator "
-        "agrees where the truth is significant by its sign, elsewhere only by predicting no "
-        "effect with an interval that holds the truth's.",
+        f"effects count the intents whose visits to both stores parsed to the end.{unanswered} "
+        "A simulator agrees where the truth is significant by its sign, elsewhere only by "
+        "predicting no effect with an interval that holds the truth's.",
         "",
         "| effect | simulator | ground truth | error (sim - truth) | agrees | truth significant "
         "| truth in sim CI |",

@@ -175,6 +175,14 @@ class LLMSimPolicy:
     def start(self, slot: int, env: ShopStoreEnv) -> None:
         """The model keeps no per-visit state: everything is in the prompt."""
 
+    def served_requests(self) -> tuple[int, int] | None:
+        """A served model's requests so far and how many got no answer (None: a local model)."""
+        from rewardgym.agents.llm.served import ServedPolicy
+
+        if not isinstance(self.policy, ServedPolicy):
+            return None
+        return self.policy.requests, self.policy.failures
+
     def act(self, slots: Sequence[int], observations: Sequence[dict[str, Any]]) -> list[str]:
         """One batched generation over the observations' prompts.
 

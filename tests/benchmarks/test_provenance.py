@@ -1,4 +1,4 @@
-"""Every page's machine line names the CPU model and torch's thread settings (issue 31)."""
+"""Every page's machine line names the CPU model and torch's thread settings (issue 31); no password is recorded (issue 39)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import pytest
 import torch
 
-from rewardgym.benchmarks.provenance import THREAD_ENV, cpu_model, machine
+from rewardgym.benchmarks.provenance import THREAD_ENV, cpu_model, machine, run_provenance
 from rewardgym.benchmarks.record_results import facts
 
 CPUINFO = """processor\t: 0
@@ -59,3 +59,11 @@ def test_the_page_machine_line_names_them() -> None:
     assert "training workers 2 x 1 torch threads (interop 2)" in line
     older = facts({"cpu_count": 2, "cuda_available": False}, "shop", "quick")["machine"]
     assert "a CPU model not recorded" in older and "torch threads not recorded" in older
+
+
+def test_a_password_in_a_served_url_is_not_recorded() -> None:
+    """Issue 39, item 14: ``meta.command`` and ``meta.argv`` kept ``openai:http://user:PW@...``."""
+    argv = ["rewardgym", "bench", "fidelity", "--served", "openai:http://a:s3cretpw@h:8/v1#m"]
+    meta = run_provenance(argv)
+    assert "s3cretpw" not in meta["command"] + " ".join(meta["argv"])
+    assert meta["argv"][-1] == "openai:http://***@h:8/v1#m"

@@ -232,3 +232,48 @@ def test_without_docs_only_a_rewardgym_checkout_gets_pages(
     main([str(run)])
     assert (checkout / "docs" / "results" / "shop-tiny.md").is_file()
     assert (sorted(os.listdir(package_docs)) if package_docs.is_dir() else []) == shipped
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {**META, "process_seconds": 10**400},
+        {**META, "wall_seconds": -(10**400)},
+        {**META, "phase_seconds": {"sft": 10**400}},
+    ],
+)
+def test_an_integer_too_large_for_seconds_is_one_line(
+    meta: object, tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39, item 23: JSON's unbounded integers were an OverflowError traceback."""
+    run = _run(tmp_path / "run", meta)
+    before = _tree(tmp_path)
+    assert "too large" in _refused(capsys, str(run), "--docs", str(docs))
+    assert _tree(tmp_path) == before
+
+
+def test_html_in_the_tables_and_the_metadata_is_escaped(tmp_path: Path, docs: Path) -> None:
+    """Issue 39, item 24: a run's HTML reached the page and the index raw."""
+    tag = "<img src=x onerror=alert(1)>"
+    meta = {**META, "cpu_count": 2, "cpu_model": tag, "finished_utc": f"<script>{tag}"}
+    run = _run(tmp_path / "run", meta)
+    (run / "results.md").write_text(f"# bench <b>shop</b>\n\n| a {tag} |\n|---|\n<!-- x -->\n")
+    main([str(run), "--docs", str(docs)])
+    for written in (docs / "shop-tiny.md", docs / "README.md"):
+        text = written.read_text()
+        text = text.replace(text.split("\n", 1)[0], "")  # the page's own marker comment
+        assert "<img" not in text and "<script" not in text and "<b>" not in text
+        assert "<!--" not in text and "&lt;img src=x onerror=alert(1)>" in text
+    assert "## bench &lt;b>shop&lt;/b>" in (docs / "shop-tiny.md").read_text()
+
+
+def test_a_plot_over_the_size_cap_is_refused_before_anything_is_copied(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39, item 25: a 1 GiB plot (sparse here, so it costs nothing) was copied whole."""
+    run = _run(tmp_path / "run")
+    os.truncate(run / "results.png", 2**30)
+    before = _tree(docs)
+    err = _refused(capsys, str(run), "--docs", str(docs))
+    assert "results.png holds 1,073,741,824 bytes" in err
+    assert _tree(docs) == before

@@ -25,6 +25,7 @@ from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 from rewardgym.envs.trajectories.layout import DATASET_KIND
 from rewardgym.outputs import atomic_output, prepare_output
+from rewardgym.redact import redact
 from rewardgym.wrappers.coren.dense_labels import dense_rewards
 from rewardgym.wrappers.coren.ensemble import CompleteFn
 from rewardgym.wrappers.coren.judging import (
@@ -118,7 +119,7 @@ def label_ablations(
         finally:
             cache.close()
         check_judged(judged, judge_obj)
-        judge_name = config.judge if judge is None else judge_obj.identity
+        judge_name = redact(config.judge) if judge is None else judge_obj.identity
         reports = {}
         for ablation in ablations:
             cfg = replace(coren, ablation=ablation)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from rewardgym.redact import redact
 from rewardgym.wrappers.judges.base import Judge
 
 if TYPE_CHECKING:
@@ -48,10 +49,12 @@ def check_judge_spec(spec: str, option: str = "--judge") -> None:
         except ValueError:  # e.g. an unclosed IPv6 bracket
             pass
         raise ValueError(
-            f"{option} {spec!r}: {arg!r} is not an http(s) URL; write e.g. "
+            f"{option} {redact(spec)!r}: {redact(arg)!r} is not an http(s) URL; write e.g. "
             "openai:http://127.0.0.1:8000/v1"
         )
-    raise ValueError(f"{option} {spec!r}: no such judge; use one of {', '.join(JUDGE_SPECS)}")
+    raise ValueError(
+        f"{option} {redact(spec)!r}: no such judge; use one of {', '.join(JUDGE_SPECS)}"
+    )
 
 
 def make_judge(

@@ -19,7 +19,9 @@ hostile server cannot hurt a run:
 
 Each request is tried at most ``1 + max_retries`` times: deadlines, transport errors, HTTP
 408/409/425/429/5xx and bodies that are not a chat completion are retried after an
-exponential backoff; redirects, oversized bodies and other 4xx answers are final. A request
+exponential backoff, or after the wait a ``Retry-After`` header asks (seconds or an HTTP
+date) when that is longer; a wait above ``max_retry_wait_s`` ends the request unanswered
+instead. Redirects, oversized bodies and other 4xx answers are final. A request
 that never gets a completion answers ``None`` (a failure: not cached, asked again by a rerun;
 an abstention in this run). Two cases stop the run with :class:`JudgeUnavailableError`
 instead of abstaining thousands of times: HTTP 401/403 (the key was refused) and a first
@@ -29,7 +31,9 @@ batch in which no request got an answer (the server is down or is not a chat end
 within about :data:`PREFLIGHT_S` seconds, naming the reason.
 
 The API key is read from the environment variable ``api_key_env`` at call time and never
-stored in the judge's identity, logged or put in an error message. A variable that is unset
+stored in the judge's identity, logged or put in an error message; a user and password
+written in the URL are sent as HTTP Basic auth and shown as ``***``
+(:func:`~rewardgym.redact.redact`) wherever the URL is shown or recorded. A variable that is unset
 is a user's mistake at construction (:class:`~rewardgym.errors.ApiKeyNotSet`); an empty
 ``api_key_env`` sends no key (a local server).
 """
@@ -37,7 +41,10 @@ is a user's mistake at construction (:class:`~rewardgym.errors.ApiKeyNotSet`); a
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -49,6 +56,7 @@ import httpx
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
 from rewardgym.errors import ApiKeyNotSet, JudgeUnavailableError
+from rewardgym.redact import redact
 from rewardgym.wrappers.judges.base import Judge, JudgeRequest
 from rewardgym.wrappers.judges.cache import storable_text
 
@@ -84,6 +92,8 @@ class OpenAIJudgeConfig:
     """Retries (0 or more) of a request after a timeout, a connection error, HTTP 429 or 5xx."""
     backoff_s: Annotated[float, NON_NEGATIVE] = 0.5
     """First retry's wait in seconds; doubles with every retry."""
+    max_retry_wait_s: Annotated[float, NON_NEGATIVE] = 60.0
+    """Longest wait a server's Retry-After may ask before a retry; a longer one ends the request unanswered."""
     max_tokens: Annotated[int, AT_LEAST_1] = 256
     """Longest completion asked for, in tokens."""
     temperature: Annotated[float, NON_NEGATIVE] = 0.0
@@ -103,7 +113,8 @@ class OpenAIEndpoint:
     (:mod:`rewardgym.agents.llm.served`): ``kind="chat"`` posts to ``/chat/completions`` and
     reads ``choices[0].message.content``; ``kind="text"`` posts to ``/completions`` and reads
     ``choices[0].text``. ``who`` opens every error message (``openai judge``,
-    ``served policy``); ``on_retry`` is called once per retried attempt.
+    ``served policy``); ``on_retry`` is called once per retried attempt. :attr:`url` and
+    :attr:`base_url` show a user and password written in the URL as ``***``.
     """
 
     def __init__(
@@ -117,6 +128,7 @@ class OpenAIEndpoint:
         max_retries: int,
         backoff_s: float,
         max_response_bytes: int,
+        max_retry_wait_s: float = 60.0,
         kind: EndpointKind = "chat",
         who: str = "openai judge",
         on_retry: Callable[[], None] | None = None,
@@ -124,14 +136,20 @@ class OpenAIEndpoint:
         """Check the settings and the key variable (read, never stored); ``base_url`` ends in ``/v1``."""
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(
-                f"{who}: base URL {base_url!r} must start with http:// or https:// "
+                f"{who}: base URL {redact(base_url)!r} must start with http:// or https:// "
                 "(for example openai:http://127.0.0.1:8000/v1)"
             )
-        if max_retries < 0 or concurrency < 1 or timeout_s <= 0 or max_response_bytes < 1:
+        if (
+            max_retries < 0
+            or concurrency < 1
+            or timeout_s <= 0
+            or max_response_bytes < 1
+            or not max_retry_wait_s >= 0
+        ):
             raise ValueError(
-                f"{who}: need max_retries >= 0, concurrency >= 1, timeout_s > 0 and "
-                f"max_response_bytes >= 1, got {max_retries}, {concurrency}, {timeout_s}, "
-                f"{max_response_bytes}"
+                f"{who}: need max_retries >= 0, concurrency >= 1, timeout_s > 0, "
+                f"max_response_bytes >= 1 and max_retry_wait_s >= 0, got {max_retries}, "
+                f"{concurrency}, {timeout_s}, {max_response_bytes}, {max_retry_wait_s}"
             )
         if api_key_env and not os.environ.get(api_key_env):
             raise ApiKeyNotSet(
@@ -140,7 +158,11 @@ class OpenAIEndpoint:
             )
         path = "/chat/completions" if kind == "chat" else "/completions"
         self.answer = "chat completion" if kind == "chat" else "completion"
-        self.url = base_url.rstrip("/") + path
+        self._post_url = base_url.rstrip("/") + path
+        self.base_url = redact(base_url.rstrip("/"))
+        """The base URL as shown and recorded (a user and password as ``***``)."""
+        self.url = self.base_url + path
+        """The completions URL as shown and recorded (a user and password as ``***``)."""
         self.kind = kind
         self.who = who
         self.model = model
@@ -149,6 +171,7 @@ class OpenAIEndpoint:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_s = backoff_s
+        self.max_retry_wait_s = max_retry_wait_s
         self.max_response_bytes = max_response_bytes
         self.on_retry = on_retry
         self.last_error: str | None = None
@@ -180,11 +203,11 @@ class OpenAIEndpoint:
             ) as client:
                 while True:
                     tries += 1
-                    content, retry = await self._attempt(client, body)
-                    wait = min(self.backoff_s * 2 ** (tries - 1), 10.0)
-                    if content is not None or not retry or tries >= PREFLIGHT_ATTEMPTS:
+                    content, asked = await self._attempt(client, body)
+                    if content is not None or asked is None or tries >= PREFLIGHT_ATTEMPTS:
                         return content
-                    if time.monotonic() - start + wait > PREFLIGHT_S:
+                    wait = self._wait(tries - 1, asked)
+                    if wait is None or time.monotonic() - start + wait > PREFLIGHT_S:
                         return None
                     await asyncio.sleep(wait)
 
@@ -233,33 +256,59 @@ class OpenAIEndpoint:
 
     async def _ask_one(self, client: httpx.AsyncClient, body: bytes) -> str | None:
         for attempt in range(self.max_retries + 1):
-            if attempt:
-                if self.on_retry is not None:
-                    self.on_retry()
-                await asyncio.sleep(min(self.backoff_s * 2 ** (attempt - 1), 10.0))
-            content, retry = await self._attempt(client, body)
-            if content is not None or not retry:
+            content, asked = await self._attempt(client, body)
+            if content is not None or asked is None or attempt == self.max_retries:
                 return content
+            wait = self._wait(attempt, asked)
+            if wait is None:
+                return None
+            if self.on_retry is not None:
+                self.on_retry()
+            await asyncio.sleep(wait)
         return None
 
-    async def _attempt(self, client: httpx.AsyncClient, body: bytes) -> tuple[str | None, bool]:
-        """One POST within the deadline: the completion text (or None) and whether to retry."""
+    def _wait(self, retry: int, asked: float) -> float | None:
+        """Seconds before retry number ``retry + 1``: the backoff, or longer when the server asked.
+
+        None (the request ends unanswered) when the server asked more than ``max_retry_wait_s``.
+        """
+        if asked > self.max_retry_wait_s:
+            shown = f"{asked:.0f} s" if math.isfinite(asked) else "forever"
+            self.last_error = (
+                f"Retry-After asked a wait of {shown}, more than max_retry_wait_s="
+                f"{self.max_retry_wait_s:g}, from {self.url}"
+            )
+            return None
+        return max(min(self.backoff_s * 2**retry, 10.0), asked)
+
+    async def _attempt(
+        self, client: httpx.AsyncClient, body: bytes
+    ) -> tuple[str | None, float | None]:
+        """One POST within the deadline: the completion text (or None), and when a retry may go.
+
+        The second value is None when no retry may go, else the least wait in seconds the
+        server asked (its ``Retry-After``; 0.0 when it asked none).
+        """
         try:
             async with asyncio.timeout(self.timeout_s):
-                payload, retry = await self._post(client, body)
+                payload, asked = await self._post(client, body)
         except TimeoutError:
-            return self._fail(f"no complete answer within {self.timeout_s:g} s", retry=True)
+            return self._fail(f"no complete answer within {self.timeout_s:g} s", asked=0.0)
         except _TRANSPORT_ERRORS as err:
-            return self._fail(f"transport error {type(err).__name__}", retry=True)
+            return self._fail(f"transport error {type(err).__name__}", asked=0.0)
         if payload is None:
-            return None, retry
+            return None, asked
         content = _completion_text(payload, self.kind)
         if content is None:
-            return self._fail(f"a body that is not a {self.answer}", retry=True)
-        return content, False
+            return self._fail(f"a body that is not a {self.answer}", asked=0.0)
+        return content, None
 
-    async def _post(self, client: httpx.AsyncClient, body: bytes) -> tuple[bytes | None, bool]:
-        async with client.stream("POST", self.url, content=body, headers=self._headers()) as r:
+    async def _post(
+        self, client: httpx.AsyncClient, body: bytes
+    ) -> tuple[bytes | None, float | None]:
+        async with client.stream(
+            "POST", self._post_url, content=body, headers=self._headers()
+        ) as r:
             status = r.status_code
             if status in _REFUSED_STATUS:
                 raise JudgeUnavailableError(
@@ -268,9 +317,13 @@ class OpenAIEndpoint:
                 )
             if 300 <= status < 400:
                 where = r.headers.get("location", "")[:120]
-                return self._fail(f"HTTP {status} redirect to {where!r}, not followed")[0], False
+                return self._fail(f"HTTP {status} redirect to {redact(where)!r}, not followed")
             if status >= 400 or status < 200:
-                return self._fail(f"HTTP {status}")[0], status in _RETRY_STATUS
+                if status not in _RETRY_STATUS:
+                    return self._fail(f"HTTP {status}")
+                return self._fail(
+                    f"HTTP {status}", asked=retry_after(r.headers.get("retry-after", ""))
+                )
             declared = r.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > self.max_response_bytes:
                 return self._too_large()
@@ -280,14 +333,37 @@ class OpenAIEndpoint:
                 if size > self.max_response_bytes:
                     return self._too_large()
                 chunks.append(chunk)
-        return b"".join(chunks), False
+        return b"".join(chunks), None
 
-    def _too_large(self) -> tuple[None, bool]:
+    def _too_large(self) -> tuple[None, float | None]:
         return self._fail(f"a body over max_response_bytes={self.max_response_bytes:,}")
 
-    def _fail(self, reason: str, retry: bool = False) -> tuple[None, bool]:
+    def _fail(self, reason: str, asked: float | None = None) -> tuple[None, float | None]:
+        """Record why the attempt failed; None and ``asked`` (None: no retry, else the wait asked)."""
         self.last_error = f"{reason} from {self.url}"
-        return None, retry
+        return None, asked
+
+
+def retry_after(value: str, now: float | None = None) -> float:
+    """Seconds a ``Retry-After`` header asks to wait: delay-seconds or an HTTP date (0.0 if neither).
+
+    Example:
+        >>> retry_after("3600"), retry_after("soon")
+        (3600.0, 0.0)
+        >>> retry_after("Thu, 01 Jan 1970 00:01:40 GMT", now=40.0)
+        60.0
+    """
+    value = value.strip()
+    if value.isdigit() and value.isascii():
+        return float(value) if len(value) < 16 else math.inf
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return 0.0
+    if when.tzinfo is None:  # "-0000" or no zone: an HTTP date is always GMT
+        when = when.replace(tzinfo=datetime.UTC)
+    now = time.time() if now is None else now
+    return max(when.timestamp() - now, 0.0)
 
 
 def run_private(job: Coroutine[Any, Any, _T]) -> _T:
@@ -315,6 +391,7 @@ class OpenAIJudge(Judge):
             timeout_s=config.timeout_s,
             max_retries=config.max_retries,
             backoff_s=config.backoff_s,
+            max_retry_wait_s=config.max_retry_wait_s,
             max_response_bytes=config.max_response_bytes,
             on_retry=lambda: self.stats.add(retries=1),
         )
@@ -322,7 +399,7 @@ class OpenAIJudge(Judge):
         self.model = config.model
         self.max_tokens = config.max_tokens
         self.temperature = config.temperature
-        self.identity = f"openai:{base_url.rstrip('/')}:{config.model}"
+        self.identity = f"openai:{self.endpoint.base_url}:{config.model}"
         self._answered = 0
 
     @property
@@ -380,5 +457,6 @@ __all__ = [
     "OpenAIEndpoint",
     "OpenAIJudge",
     "OpenAIJudgeConfig",
+    "retry_after",
     "run_private",
 ]
