@@ -80,11 +80,11 @@ def d3rlpy_gradient() -> Iterator[None]:
     from rewardgym.agents.offline import cql_update
 
     install = cql_update.share_observation_forward
-    cql_update.share_observation_forward = lambda impl: False  # type: ignore[assignment]
+    cql_update.share_observation_forward = lambda impl: False
     try:
         yield
     finally:
-        cql_update.share_observation_forward = install  # type: ignore[assignment]
+        cql_update.share_observation_forward = install
 
 
 def _agent(
