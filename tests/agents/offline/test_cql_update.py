@@ -11,7 +11,19 @@ from d3rlpy.models.encoders import VectorEncoderFactory
 
 from rewardgym.agents.offline.cql_update import share_observation_forward
 from rewardgym.agents.offline.optimizers import FusedAdamFactory
-from rewardgym.benchmarks.perf.iql_vs_cql import synthetic_mdp
+
+
+def synthetic_mdp(n: int, obs_dim: int, actions: int) -> d3rlpy.dataset.MDPDataset:
+    """Random observations, actions and rewards in 15-step episodes."""
+    rng = np.random.default_rng(0)
+    return d3rlpy.dataset.MDPDataset(
+        observations=rng.random((n, obs_dim), dtype=np.float32),
+        actions=rng.integers(actions, size=(n, 1)),
+        rewards=rng.random((n, 1), dtype=np.float32),
+        terminals=(np.arange(n) % 15 == 14).astype(np.float32),
+        action_space=d3rlpy.ActionSpace.DISCRETE,
+        action_size=actions,
+    )
 
 
 def _weights(shared: bool, n_critics: int, steps: int = 12) -> dict[str, torch.Tensor]:
