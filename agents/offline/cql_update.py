@@ -3,9 +3,9 @@
 d3rlpy's ``DiscreteCQLImpl`` runs the Q-network over the batch's observations twice per
 step, once for the TD error and once for the conservative term, and back-propagates through
 both graphs: one of a step's four forward passes, about 15% of its floating-point operations
-on the quick preset's network (``docs/results/embodied-agent-profile.md``). ``share_observation_forward`` installs a gradient
-that computes that forward once and back-propagates the two terms one after the other through
-it. Each parameter's gradient is then the same sum of the same two per-term gradients that
+on the quick preset's network (``docs/results/embodied-agent-profile.md``).
+``share_observation_forward`` installs a gradient that computes that forward once and
+back-propagates the two terms one after the other through it. Each parameter's gradient is then the same sum of the same two per-term gradients that
 d3rlpy's single backward pass accumulates, so training is bit for bit d3rlpy's
 (``tests/agents/offline/test_cql_update.py`` compares the weights exactly).
 """
