@@ -223,6 +223,7 @@ def fit_mdp(
     import d3rlpy
     from d3rlpy.logging import NoopAdapterFactory
 
+    from rewardgym.agents.offline.cql_update import share_observation_forward
     from rewardgym.agents.offline.sampling import vectorise_sampling
 
     quiet_d3rlpy_logs()
@@ -232,6 +233,7 @@ def fit_mdp(
         if not algo.need_returns_to_go:  # the flat sampler carries no returns-to-go
             vectorise_sampling(mdp)
         algo.build_with_dataset(mdp)
+        share_observation_forward(algo.impl)  # same weights, one forward pass fewer a step
         start = time.perf_counter()
         name = type(algo).__name__
         with progress_bar(

@@ -88,6 +88,10 @@ TINY: dict[str, tuple[list[str], str]] = {
 COVERED: dict[str, tuple[list[str], str]] = {
     "fidelity.suite": (["--preset", "tiny"], "tests/benchmarks/fidelity/test_bench_fidelity.py"),
     "perf.hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/perf/test_perf_hf_judge.py"),
+    "perf.embodied_agent_cost": (
+        ["--steps", "--agents", "--episodes"],
+        "tests/benchmarks/perf/test_perf_embodied_agent_cost.py",
+    ),
     "perf.served_visits": (["--url", "--concurrency"], "tests/agents/llm/test_served_policy.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
     "shop.sensitivity_probe": (["--model"], "tests/benchmarks/shop/test_shop_breakdown.py"),
