@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck bench clean
+.PHONY: install demo test test-slow lint typecheck bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -34,17 +34,21 @@ lint: $(STAMP)
 TC := build/typecheck/rewardgym
 typecheck: $(STAMP)
 	mkdir -p build/typecheck && ln -sfn ../.. $(TC)
-	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/__init__.py $(TC)/cli.py $(TC)/embeddings.py $(TC)/errors.py \
-		$(TC)/home.py $(TC)/atomic.py $(TC)/outputs.py $(TC)/threads.py $(TC)/lazy.py \
-		$(TC)/bounds.py $(TC)/cli_help.py $(TC)/pretrained.py $(TC)/progress.py $(TC)/tokenizer_io.py \
+	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/*.py \
 		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status
 
 # Two xdist workers, each test file on one (its module fixtures are built once; tests/conftest.py);
 # `make test WORKERS=0` runs in one process. The 15 slowest tests are listed at the end.
+# `make test` checks every behaviour; `make test-slow` runs the tests marked `slow`: end-to-end
+# runs (the real SmolLM2 through every stage, several processes, the README's training block)
+# that repeat at full size what `make test` checks in pieces. CI (.ci/run) runs both.
 WORKERS ?= 2
 test: $(STAMP) lint typecheck
-	$(VENV)/bin/pytest -q -n $(WORKERS) --dist loadfile --durations=15
+	$(VENV)/bin/pytest -q -n $(WORKERS) --dist loadfile --durations=15 -m "not slow"
+
+test-slow: $(STAMP)
+	$(VENV)/bin/pytest -q -n $(WORKERS) --dist loadfile --durations=15 -m slow
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -387,7 +387,6 @@ class CountedSession(_Counted, ShopSessionTools):
     """ShopSessionTools, counted."""
 
 
-@pytest.mark.slow  # trains: a short tool-call SFT, then 2 GRPO steps per adapter (seconds each)
 def test_grpo_trains_through_environment_factory(
     tool_policy: Path, shop_store: Path, tmp_path: Path
 ) -> None:
