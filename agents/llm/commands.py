@@ -206,9 +206,11 @@ class TrainSFT:
         from rewardgym.agents.llm.model import check_model_folder
         from rewardgym.agents.llm.sft import train_sft
         from rewardgym.atomic import write_json_atomic
-        from rewardgym.outputs import claim_output
+        from rewardgym.outputs import claim_output, prepare_output
 
-        # The inputs first: a bad one leaves no claimed --out behind to refuse the rerun.
+        # OUT is checked first (a folder of the user's is refused at once), then the inputs,
+        # and only then claimed: a bad input leaves no claimed OUT behind to refuse the rerun.
+        prepare_output(self.out, SFT_KIND, overwrite=self.overwrite)
         if self.model is not None:
             check_model_folder(self.model)
         kind = self.kind()
@@ -293,10 +295,12 @@ class TrainGRPO:
         from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
         from rewardgym.agents.llm.model import check_model_folder
         from rewardgym.atomic import write_json_atomic
-        from rewardgym.outputs import claim_output
+        from rewardgym.outputs import claim_output, prepare_output
         from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
-        # The inputs first: a bad one leaves no claimed --out behind to refuse the rerun.
+        # OUT is checked first (a folder of the user's is refused at once), then the inputs,
+        # and only then claimed: a bad input leaves no claimed OUT behind to refuse the rerun.
+        prepare_output(self.out, GRPO_KIND, overwrite=self.overwrite)
         check_model_folder(self.model)
         kind = self.model_kind if self.model_kind is not None else recorded_kind(self.model)
         self.sessions.positions()
