@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rewardgym.errors import RewrittenTokenizerFolder
+from rewardgym.errors import RewrittenTokenizerFolder, UserError
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -33,6 +33,8 @@ MARK = "rewardgym-tokenizer.json"
 PIPELINE = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 """The parts of ``tokenizer.json`` that decide which ids a text encodes to."""
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
+PROBE = "The shopper clicks"
+"""Text every usable tokenizer encodes to at least one token."""
 
 
 def pipeline(tokenizer_json: dict[str, Any]) -> dict[str, Any]:
@@ -61,12 +63,20 @@ def load_saved_tokenizer(folder: str | Path) -> PreTrainedTokenizerBase:
     """The tokenizer saved in ``folder``, encoding exactly as its ``tokenizer.json`` does.
 
     Raises :class:`RewrittenTokenizerFolder` for an unmarked model folder whose tokenizer class
-    rewrites the saved pipeline (module docstring).
+    rewrites the saved pipeline (module docstring), and :class:`UserError` for a tokenizer that
+    cannot feed the folder's model (:func:`check_tokenizer`).
     """
-    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+    from transformers import AutoTokenizer
 
     location = Path(folder)
     loaded = AutoTokenizer.from_pretrained(str(location), local_files_only=True)
+    return check_tokenizer(_exact(loaded, location), location)
+
+
+def _exact(loaded: PreTrainedTokenizerBase, location: Path) -> PreTrainedTokenizerBase:
+    """``loaded``, or the folder's ``tokenizer.json`` as saved where ``loaded``'s class rewrote it."""
+    from transformers import PreTrainedTokenizerFast
+
     file = location / "tokenizer.json"
     live = live_pipeline(loaded)
     if not file.is_file() or live is None:
@@ -90,12 +100,57 @@ def load_saved_tokenizer(folder: str | Path) -> PreTrainedTokenizerBase:
     return exact
 
 
+def model_vocab_size(folder: str | Path) -> int | None:
+    """The number of token embeddings ``folder``'s ``config.json`` declares (None: not stated)."""
+    try:
+        config = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(config, dict):
+        return None
+    text = config.get("text_config")
+    size = config.get("vocab_size", text.get("vocab_size") if isinstance(text, dict) else None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
+
+
+def check_tokenizer(
+    tokenizer: PreTrainedTokenizerBase, folder: str | Path
+) -> PreTrainedTokenizerBase:
+    """``tokenizer`` when it can feed the model saved in ``folder``; :class:`UserError` otherwise.
+
+    A folder whose tokenizer files are gone still loads a tokenizer from its
+    ``tokenizer_config.json`` alone, one that encodes every text to no token at all: training
+    on it learns nothing and sampling from it fails. Refused too: a tokenizer whose ids reach
+    past the model's embeddings (``vocab_size`` in ``config.json``), which belongs to another
+    model.
+    """
+    location = Path(folder)
+    if not tokenizer(PROBE, add_special_tokens=False)["input_ids"]:
+        gone = "" if (location / "tokenizer.json").is_file() else " (it has no tokenizer.json)"
+        raise UserError(
+            f"{location}: the tokenizer saved there is empty{gone}: it encodes {PROBE!r} to no "
+            "token; copy the model's tokenizer files back into the folder "
+            "(tokenizer.save_pretrained(folder))"
+        )
+    size = model_vocab_size(location)
+    top = max(tokenizer.get_vocab().values(), default=-1)
+    if size is not None and top >= size:
+        raise UserError(
+            f"{location}: the tokenizer has token ids up to {top}, but the model embeds only "
+            f"{size} tokens (vocab_size in config.json): it is another model's tokenizer; "
+            "save this model's own tokenizer into the folder (tokenizer.save_pretrained(folder))"
+        )
+    return tokenizer
+
+
 __all__ = [
     "MARK",
     "PIPELINE",
     "RewrittenTokenizerFolder",
+    "check_tokenizer",
     "live_pipeline",
     "load_saved_tokenizer",
     "mark_tokenizer",
+    "model_vocab_size",
     "pipeline",
 ]

@@ -5,7 +5,8 @@ that trains a dozen models needs one bar per run instead. The logs themselves st
 ``trainer.state.log_history``. :class:`LossGuard` makes sure the loss is logged at the first
 and the last step whatever ``logging_steps`` is, and stops the run with
 :class:`TrainingDiverged`, naming the run and the step, as soon as a logged loss is NaN or
-infinite, so that a wrecked model never becomes a row of zeros.
+infinite, or as soon as training ends with NaN or infinite weights, so that a wrecked model
+never becomes a row of zeros and is never saved.
 """
 
 from __future__ import annotations
@@ -57,7 +58,14 @@ class CompactProgress(TrainerCallback):
 
 
 class LossGuard(TrainerCallback):
-    """Log the first and the last step's loss; stop the run when a logged loss is not finite."""
+    """Log the first and the last step's loss; stop the run when a logged loss is not finite,
+    or when training ends with a weight that is not.
+
+    The loss a step logs was computed before that step's update, so the last update's damage
+    shows only in the weights; the run's ``TrainingArguments`` must keep NaN and infinite
+    losses in the log (``logging_nan_inf_filter=False``), or they are logged as a false finite
+    value.
+    """
 
     def __init__(self, run: str, keys: Sequence[str] = ("loss",)) -> None:
         self.run = run
@@ -81,6 +89,25 @@ class LossGuard(TrainerCallback):
                     f"{state.global_step} of {state.max_steps}; lower the learning rate (for a "
                     "pretrained model, pretrained_learning_rate) or check the data"
                 )
+
+    def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """Raise :class:`TrainingDiverged` when a weight of the trained model is NaN or infinite."""
+        import torch
+
+        model = kwargs.get("model")
+        if model is None:
+            return
+        with torch.no_grad():
+            broken = [
+                name for name, p in model.named_parameters() if not bool(torch.isfinite(p).all())
+            ]
+        if broken:
+            raise TrainingDiverged(
+                f"{self.run}: after step {state.global_step} of {state.max_steps}, {len(broken)} "
+                f"weight tensors hold NaN or infinite values ({broken[0]} first); nothing was "
+                "saved: lower the learning rate (for a pretrained model, "
+                "pretrained_learning_rate) or check the data"
+            )
 
 
 def quiet(trainer: Any, progress: CompactProgress) -> None:

@@ -5,10 +5,12 @@ options are the library's configs, flattened (``SFTRunConfig`` or ``GRPORunConfi
 ``PromptConfig``), so each default lives in one place. Both commands train on the suite's
 training split (:func:`~rewardgym.agents.llm.dataset.split_sessions`: the env's training
 sessions less the hashed validation share), so ``bench shop``'s validation and test sessions stay
-unseen. OUT is a marked output directory (``rewardgym.outputs.claim_output``) holding
-``config.json`` (the options, and the start model and its kind), ``model/`` (the trained model,
-a plain transformers folder that ``load_model`` reads) and ``trainer/`` (TRL's working files;
-GRPO resumes from its last checkpoint).
+unseen. The inputs (model folder, data, numbers, reward) are checked before OUT is claimed.
+OUT is a marked output directory (``rewardgym.outputs.claim_output``) holding ``model/`` (the
+trained model, a plain transformers folder that ``load_model`` reads, renamed into place whole),
+``config.json`` (the options, and the start model and its kind; written once the model is, so
+it always describes the model beside it) and ``trainer/`` (TRL's working files; GRPO resumes a
+run of the same options from its last complete checkpoint, and starts over otherwise).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import tyro
 
@@ -31,6 +33,7 @@ from rewardgym.agents.llm.config import (
 )
 from rewardgym.agents.llm.dataset import VALIDATION_FRACTION
 from rewardgym.bounds import AT_LEAST_1, Range, check_fields
+from rewardgym.errors import UserError
 from rewardgym.wrappers.shop_r1 import reward_config
 
 if TYPE_CHECKING:
@@ -43,7 +46,10 @@ GRPO_KIND = "train-grpo"
 """The kind of a ``train grpo --out`` directory."""
 
 CONFIG_FILE = "config.json"
-"""The options a run trained with, beside its ``model/`` folder."""
+"""The options a run trained with, beside its ``model/`` folder (written with the model)."""
+
+RUN_FILE = "run.json"
+"""In ``train grpo``'s ``trainer/``: the options of the run its checkpoints belong to."""
 
 
 @dataclass(frozen=True)
@@ -90,15 +96,23 @@ class SessionOptions:
 
 def recorded_kind(model: Path) -> ModelKind:
     """The kind ``train sft``/``train grpo`` recorded for the model it saved at ``model``;
-    ``pretrained`` for any other folder."""
+    ``pretrained`` for any other folder. A damaged record is refused, naming the file."""
     from rewardgym.outputs import owner
 
     found = owner(model.parent)
     record = model.parent / CONFIG_FILE
     if found is None or found.get("kind") not in (SFT_KIND, GRPO_KIND) or not record.is_file():
         return "pretrained"
-    kind: ModelKind = json.loads(record.read_text(encoding="utf-8"))["model_kind"]
-    return kind
+    try:
+        kind = json.loads(record.read_text(encoding="utf-8")).get("model_kind")
+    except (OSError, ValueError, AttributeError):
+        kind = None
+    if kind not in ("scratch", "pretrained"):
+        raise UserError(
+            f"{record}: no readable model_kind (scratch or pretrained) for the model beside it; "
+            "pass --model-kind"
+        )
+    return cast("ModelKind", kind)
 
 
 def record(command: Any, start: Path, kind: ModelKind) -> dict[str, Any]:
@@ -109,6 +123,34 @@ def record(command: Any, start: Path, kind: ModelKind) -> dict[str, Any]:
         "start_model": str(start),
         "model_kind": kind,
     }
+
+
+def start_over_unless(out: Path, run: dict[str, Any]) -> None:
+    """Keep ``out/trainer``'s checkpoints only when a run of the same options (``run``) wrote them.
+
+    Otherwise they and the data-order log go, so that ``train grpo --overwrite`` with other
+    options (another --model, --steps, --reward...) starts over instead of resuming another
+    run's weights; ``run`` is then recorded as the options the checkpoints belong to.
+    """
+    import os
+    import shutil
+
+    from rewardgym.agents.llm.grpo import ORDER_LOG
+    from rewardgym.atomic import temp_sibling, write_json_atomic
+
+    trainer = out / "trainer"
+    try:
+        previous = json.loads((trainer / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        previous = None
+    if previous == run:
+        return
+    if trainer.exists():  # moved aside first: a kill mid-removal leaves no half checkpoint
+        aside = temp_sibling(trainer)
+        os.replace(trainer, aside)
+        shutil.rmtree(aside, ignore_errors=True)
+    (out / ORDER_LOG).unlink(missing_ok=True)
+    write_json_atomic(trainer / RUN_FILE, run)
 
 
 @dataclass(frozen=True)
@@ -134,7 +176,8 @@ class TrainSFT:
     max_completion_tokens: Annotated[int, AT_LEAST_1] = SamplingConfig.max_new_tokens
     """Completion budget in tokens: a training example is cut at the prompt's budget plus this."""
     overwrite: bool = False
-    """Replace OUT when it is an earlier train sft output."""
+    """Replace OUT when it is an earlier train sft output (model/ and config.json are replaced
+    only once training succeeded)."""
 
     def __post_init__(self) -> None:
         """Refuse numbers out of range, naming the option."""
@@ -160,14 +203,20 @@ class TrainSFT:
         from rich.console import Console
 
         from rewardgym.agents.llm.dataset import sample_rows, to_dataset
+        from rewardgym.agents.llm.model import check_model_folder
         from rewardgym.agents.llm.sft import train_sft
         from rewardgym.atomic import write_json_atomic
-        from rewardgym.outputs import claim_output
+        from rewardgym.outputs import claim_output, prepare_output
 
+        # OUT is checked first (a folder of the user's is refused at once), then the inputs,
+        # and only then claimed: a bad input leaves no claimed OUT behind to refuse the rerun.
+        prepare_output(self.out, SFT_KIND, overwrite=self.overwrite)
+        if self.model is not None:
+            check_model_folder(self.model)
+        kind = self.kind()
+        self.sessions.positions()
         out = claim_output(self.out, SFT_KIND, overwrite=self.overwrite)
         start = self.model if self.model is not None else self.build_default(out / "base")
-        kind = self.kind()
-        write_json_atomic(out / CONFIG_FILE, record(self, start, kind))
         rows = self.sessions.rows(start, self.prompt)
         rows = sample_rows(rows, self.sft.max_examples, self.sft.seed)
         result = train_sft(
@@ -179,6 +228,7 @@ class TrainSFT:
             model_kind=kind,
             run="train sft",
         )
+        write_json_atomic(out / CONFIG_FILE, record(self, start, kind))
         Console(soft_wrap=True).print(
             f"SFT trained {result.steps} steps on {len(rows)} examples in {result.seconds:.0f} s "
             f"(loss {result.first_loss:.3f} -> {result.last_loss:.3f}); saved to {result.path}",
@@ -204,7 +254,7 @@ class TrainGRPO:
     """The start model's folder, e.g. OUT/model of a train sft run (it is also the KL reference)."""
     out: Path
     """Directory of the run: model/, config.json and trainer/ (checkpoints; a rerun with
-    --overwrite resumes from the last one)."""
+    --overwrite and the same options resumes from the last complete one)."""
     reward: str = "full"
     """The Shop-R1 reward by its registered name (rewardgym.wrappers.shop_r1.REWARDS): full,
     no-format, no-rationale, no-dars, binary-action, kang or binary."""
@@ -217,7 +267,10 @@ class TrainGRPO:
     grpo: Annotated[GRPORunConfig, tyro.conf.arg(name="")] = field(default_factory=GRPORunConfig)
     prompt: Annotated[PromptConfig, tyro.conf.arg(name="")] = field(default_factory=PromptConfig)
     overwrite: bool = False
-    """Take OUT again when it is an earlier train grpo output (its last checkpoint is resumed)."""
+    """Take OUT again when it is an earlier train grpo output: with the same options the run
+    resumes from its last complete checkpoint before --steps (a killed run goes on, never past
+    --steps); with other options it starts over (the old checkpoints are removed). model/ and
+    config.json are replaced only once training succeeded."""
 
     def __post_init__(self) -> None:
         """Refuse a reward name that is not registered, listing the registered ones."""
@@ -240,13 +293,19 @@ class TrainGRPO:
 
         from rewardgym.agents.llm.dataset import sample_rows, to_dataset
         from rewardgym.agents.llm.grpo import GRPOOptions, ReplayEnv, train_grpo
+        from rewardgym.agents.llm.model import check_model_folder
         from rewardgym.atomic import write_json_atomic
-        from rewardgym.outputs import claim_output
+        from rewardgym.outputs import claim_output, prepare_output
         from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
-        out = claim_output(self.out, GRPO_KIND, overwrite=self.overwrite)
+        # OUT is checked first (a folder of the user's is refused at once), then the inputs,
+        # and only then claimed: a bad input leaves no claimed OUT behind to refuse the rerun.
+        prepare_output(self.out, GRPO_KIND, overwrite=self.overwrite)
+        check_model_folder(self.model)
         kind = self.model_kind if self.model_kind is not None else recorded_kind(self.model)
-        write_json_atomic(out / CONFIG_FILE, record(self, self.model, kind))
+        self.sessions.positions()
+        out = claim_output(self.out, GRPO_KIND, overwrite=self.overwrite)
+        start_over_unless(out, record(dataclasses.replace(self, overwrite=False), self.model, kind))
         rows = self.sessions.rows(self.model, self.prompt)
         rows = sample_rows(rows, self.grpo.max_examples, self.grpo.seed)
         # The reward reads info["truth"], not the context: the replay env renders the latest
@@ -256,6 +315,7 @@ class TrainGRPO:
         wrapper = partial(ShopR1Reward, config=reward_config(self.reward))
         options = GRPOOptions(desc="train grpo", model_kind=kind)
         result = train_grpo(self.model, env, out, wrapper, self.grpo, options)
+        write_json_atomic(out / CONFIG_FILE, record(self, self.model, kind))
         rewards = result.series("reward")
         trend = f" (reward {rewards[0]:.3f} -> {rewards[-1]:.3f})" if rewards else ""
         Console(soft_wrap=True).print(
@@ -266,4 +326,14 @@ class TrainGRPO:
         )
 
 
-__all__ = ["GRPO_KIND", "SFT_KIND", "SessionOptions", "TrainGRPO", "TrainSFT", "recorded_kind"]
+__all__ = [
+    "CONFIG_FILE",
+    "GRPO_KIND",
+    "RUN_FILE",
+    "SFT_KIND",
+    "SessionOptions",
+    "TrainGRPO",
+    "TrainSFT",
+    "recorded_kind",
+    "start_over_unless",
+]

@@ -14,8 +14,9 @@ stack pays self-certainty, a ``rollout_func`` samples with the trainer's own mod
 the policy's per-token certainty from the logits of the very forward passes that sampled
 (:mod:`rewardgym.agents.llm.generation`), so no extra forward pass is spent; with vLLM, one
 no-grad forward pass of the trainer's model computes it instead. Checkpoints are written every
-``save_steps``; a killed run resumes from the last one with the same data order (TRL's seeded
-``RepeatSampler`` plus the Trainer's batch skipping and saved RNG states). With
+``save_steps``; a killed run resumes from the last complete one before its last step with the
+same data order (TRL's seeded ``RepeatSampler`` plus the Trainer's batch skipping and saved RNG
+states). With
 ``advantages="per-term"`` each reward term is its own TRL reward function and TRL normalises
 each within its group before summing (GDPO). Every step's loss is logged, and a NaN or infinite
 loss stops the run naming it and the step. With ``lora_rank`` set, TRL trains LoRA adapters
@@ -26,6 +27,7 @@ own env and wrapper stack and scores its own completions; TRL gathers the reward
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -174,13 +176,36 @@ class ReplayEnv:
         return GRPOSetup(self.rows, reward, rollout, env.close)
 
 
-def last_checkpoint(out: str | os.PathLike[str]) -> Path | None:
-    """The newest ``checkpoint-N`` directory under ``out/trainer`` (transformers' rule), or None."""
-    from transformers.trainer_utils import get_last_checkpoint
+def checkpoint_step(folder: Path) -> int | None:
+    """The step of a complete ``checkpoint-N`` folder (N), or None for any other or a partial one.
 
+    The Trainer writes ``trainer_state.json`` last, after the weights, optimizer and RNG states;
+    a folder whose state is missing, unreadable or for another step was cut off mid-write.
+    """
+    name, _, number = folder.name.partition("-")
+    if name != "checkpoint" or not number.isdigit() or not folder.is_dir():
+        return None
+    try:
+        state = json.loads((folder / "trainer_state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    step = state.get("global_step") if isinstance(state, dict) else None
+    return int(number) if step == int(number) else None
+
+
+def last_checkpoint(out: str | os.PathLike[str], before: int | None = None) -> Path | None:
+    """The newest complete ``checkpoint-N`` directory under ``out/trainer``, or None.
+
+    A checkpoint a kill cut off is skipped (:func:`checkpoint_step`), so the run resumes from
+    the one before it. With ``before``, only checkpoints of an earlier step than it count: a
+    run of ``before`` steps never resumes past its last step (the Trainer would take one more).
+    """
     root = Path(out) / "trainer"
-    found = get_last_checkpoint(str(root)) if root.is_dir() else None
-    return Path(found) if found else None
+    if not root.is_dir():
+        return None
+    found = {step: path for path in root.iterdir() if (step := checkpoint_step(path)) is not None}
+    steps = [step for step in found if before is None or step < before]
+    return found[max(steps)] if steps else None
 
 
 def train_grpo(
@@ -234,6 +259,7 @@ def train_grpo(
             save_strategy="steps",
             save_steps=config.save_steps,
             logging_steps=1,
+            logging_nan_inf_filter=False,  # LossGuard must see a NaN loss, not a false 0
             report_to="none",
             seed=config.seed,
             data_seed=config.seed,
@@ -260,7 +286,7 @@ def train_grpo(
         policy: Any = trainer.model
         reward.bind_model(policy, tokenizer)
         quiet(trainer, CompactProgress(desc, ("reward", "kl"), enabled=options.progress))
-        checkpoint = last_checkpoint(out) if options.resume else None
+        checkpoint = last_checkpoint(out, before=config.steps) if options.resume else None
         start = time.perf_counter()
         trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
         seconds = time.perf_counter() - start
@@ -283,6 +309,7 @@ __all__ = [
     "GRPOResult",
     "GRPOSetup",
     "ReplayEnv",
+    "checkpoint_step",
     "last_checkpoint",
     "make_rollout",
     "train_grpo",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, cast
 from rewardgym.agents.llm.config import ModelConfig
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, prepare_tokenizer, train_tokenizer
+from rewardgym.atomic import atomic_path
 from rewardgym.envs.shopping.session_log import SessionLog
 from rewardgym.errors import UserError
 from rewardgym.tokenizer_io import load_saved_tokenizer, mark_tokenizer
@@ -130,18 +131,20 @@ def merge_lora(model: PreTrainedModel) -> PreTrainedModel:
 def save_model(
     model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, out: str | os.PathLike[str]
 ) -> Path:
-    """Save a model and its tokenizer with ``save_pretrained`` (safetensors) into ``out``.
+    """Save a model and its tokenizer with ``save_pretrained`` (safetensors) as the folder ``out``.
 
-    A PEFT (LoRA) model is merged first (:func:`merge_lora`), so the folder always loads with
+    The folder is written beside ``out`` and renamed into place whole
+    (:func:`rewardgym.atomic.atomic_path`): a kill leaves the earlier folder or the new one,
+    never weights without their tokenizer. A PEFT (LoRA) model is merged first (:func:`merge_lora`), so the folder always loads with
     ``AutoModelForCausalLM.from_pretrained`` alone; the adapters are gone from ``model`` then.
     """
     quiet_libraries()
     path = Path(out)
-    path.mkdir(parents=True, exist_ok=True)
     model = merge_lora(model)
-    model.save_pretrained(path, safe_serialization=True)
-    tokenizer.save_pretrained(path)
-    mark_tokenizer(path)
+    with atomic_path(path) as tmp:
+        model.save_pretrained(tmp, safe_serialization=True)
+        tokenizer.save_pretrained(tmp)
+        mark_tokenizer(tmp)
     return path
 
 
@@ -158,6 +161,7 @@ def load_model(
 
     location = local_model_dir(path)
     tokenizer = prepare_tokenizer(load_saved_tokenizer(location))
+    check_weights(location)
     model = AutoModelForCausalLM.from_pretrained(location)
     if model.generation_config.pad_token_id is None:
         model.generation_config.pad_token_id = tokenizer.pad_token_id
@@ -176,6 +180,27 @@ def load_tokenizer(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
     offline()
     quiet_libraries()
     return prepare_tokenizer(load_saved_tokenizer(local_model_dir(path)))
+
+
+def check_model_folder(path: str | os.PathLike[str]) -> PreTrainedTokenizerBase:
+    """The tokenizer of the model folder ``path`` once the folder can be trained or sampled from.
+
+    What the commands check before they claim their output: ``config.json``, safetensors
+    weights and a tokenizer that feeds the model (:func:`rewardgym.tokenizer_io.check_tokenizer`),
+    each refused with a :class:`UserError` naming the folder; the weights are not read.
+    """
+    tokenizer = load_tokenizer(path)
+    check_weights(local_model_dir(path))
+    return tokenizer
+
+
+def check_weights(location: Path) -> None:
+    """Refuse a model folder without safetensors weights (:func:`local_model_dir` names pickles)."""
+    if not any(location.glob("*.safetensors")):
+        raise UserError(
+            f"model path {str(location)!r} holds no weights (no *.safetensors file); pass a "
+            "folder saved with model.save_pretrained(folder)"
+        )
 
 
 def local_model_dir(path: str | os.PathLike[str]) -> Path:
@@ -205,6 +230,8 @@ def local_model_dir(path: str | os.PathLike[str]) -> Path:
 __all__ = [
     "bf16_available",
     "build_model",
+    "check_model_folder",
+    "check_weights",
     "create_default_model",
     "load_model",
     "load_tokenizer",

@@ -82,6 +82,7 @@ def sft_args(
         save_strategy="no",
         logging_steps=config.logging_steps,
         logging_first_step=True,
+        logging_nan_inf_filter=False,  # LossGuard must see a NaN loss, not a false 0
         bf16=config.bf16 and bf16_available(),
         report_to="none",
         seed=config.seed,

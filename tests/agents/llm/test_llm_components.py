@@ -88,6 +88,25 @@ def test_model_saves_and_loads_identically(tiny_model: Path, tiny_config, tmp_pa
     assert not torch.equal(model.model.embed_tokens.weight, other.model.embed_tokens.weight)
 
 
+def test_a_save_cut_off_leaves_the_earlier_folder_or_none(
+    tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39, item 2: weights never land without their tokenizer (a kill mid-save)."""
+    model, tokenizer = load_model(tiny_model)
+    old = save_model(model, tokenizer, tmp_path / "old")
+    before = {p.name: p.read_bytes() for p in old.iterdir()}
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("killed while the tokenizer was written")
+
+    monkeypatch.setattr(tokenizer, "save_pretrained", killed)
+    for target in (tmp_path / "new", old):
+        with pytest.raises(RuntimeError, match="killed"):
+            save_model(model, tokenizer, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # no half folder, no temporary
+    assert {p.name: p.read_bytes() for p in old.iterdir()} == before
+
+
 def test_recorded_certainty_equals_a_forward_pass(tiny_model: Path, tiny_rows) -> None:
     model, tokenizer = load_model(tiny_model)
     prompts = [tiny_rows[0].prompt, tiny_rows[5].prompt]  # different lengths: left padding

@@ -85,3 +85,21 @@ def test_killed_run_resumes_with_the_same_data_order(
     logged = [json.loads(line)["step"] for line in (killed / ORDER_LOG).read_text().splitlines()]
     assert logged == [0, 1, 2, 3]
     assert _order(killed / ORDER_LOG) == _order(tmp_path / "straight" / ORDER_LOG)
+
+
+def test_resume_skips_a_checkpoint_cut_off_and_stops_before_the_last_step(tmp_path: Path) -> None:
+    """Issue 39, items 3 and 4: a partial checkpoint is skipped, none at or past the last step."""
+    root = tmp_path / "trainer"
+    for step in (1, 2, 3):
+        (root / f"checkpoint-{step}").mkdir(parents=True)
+        (root / f"checkpoint-{step}" / "trainer_state.json").write_text(
+            json.dumps({"global_step": step})
+        )
+    (root / "checkpoint-4").mkdir()  # killed before its trainer_state.json
+    (root / "checkpoint-5").mkdir()
+    (root / "checkpoint-5" / "trainer_state.json").write_text('{"global_st')  # cut mid-write
+    (root / "checkpoint-6").write_text("a file, not a checkpoint")
+    assert last_checkpoint(tmp_path) == root / "checkpoint-3"
+    assert last_checkpoint(tmp_path, before=3) == root / "checkpoint-2"
+    assert last_checkpoint(tmp_path, before=1) is None
+    assert last_checkpoint(tmp_path / "elsewhere") is None

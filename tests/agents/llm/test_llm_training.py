@@ -127,6 +127,22 @@ def test_loss_guard_names_the_run_and_the_step() -> None:
         guard.on_log(None, state, None, logs={"loss": float("inf")})
 
 
+def test_loss_guard_refuses_weights_the_last_update_wrecked() -> None:
+    """Issue 39, item 5: a step's loss is computed before its update; the weights tell the rest."""
+    from types import SimpleNamespace
+
+    from rewardgym.agents.llm.callbacks import LossGuard, TrainingDiverged
+
+    guard = LossGuard("train sft")
+    state = SimpleNamespace(global_step=2, max_steps=2)
+    layer = torch.nn.Linear(2, 2)
+    guard.on_train_end(None, state, None, model=layer)
+    with torch.no_grad():
+        layer.bias[1] = float("inf")
+    with pytest.raises(TrainingDiverged, match=r"train sft: after step 2 of 2, 1 weight tensors"):
+        guard.on_train_end(None, state, None, model=layer)
+
+
 def test_grpo_with_per_term_advantages_gives_each_term_its_own_reward(
     sft_model: Path, shop_store: Path, tiny_rows, tiny_config, tmp_path: Path
 ) -> None:

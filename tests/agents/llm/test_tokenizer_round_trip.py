@@ -12,6 +12,7 @@ from rewardgym.agents.llm.model import load_model, load_tokenizer
 from rewardgym.agents.llm.prompt import build_prompt
 from rewardgym.agents.llm.tokenizer import corpus_texts, train_tokenizer
 from rewardgym.envs.shopping.session_sources import resolve_sessions
+from rewardgym.errors import UserError
 from rewardgym.tokenizer_io import MARK, RewrittenTokenizerFolder
 
 
@@ -75,3 +76,26 @@ def test_a_tokenizer_folder_without_weights_loads_as_saved(
     (folder / "config.json").write_text(json.dumps({"model_type": "qwen2"}))
     loaded = load_saved_tokenizer(folder)
     assert loaded(texts[:40])["input_ids"] == trained(texts[:40])["input_ids"]
+
+
+def test_a_folder_whose_tokenizer_is_gone_is_refused(tiny_model: Path, tmp_path: Path) -> None:
+    """Issue 39, item 1: tokenizer_config.json alone loads a tokenizer that encodes nothing."""
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_model, folder)
+    (folder / "tokenizer.json").unlink()
+    for load in (load_tokenizer, load_model):
+        with pytest.raises(
+            UserError, match=r"model: the tokenizer saved there is empty \(it has no"
+        ):
+            load(folder)
+
+
+def test_a_tokenizer_past_the_models_embeddings_is_refused(
+    tiny_model: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_model, folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "vocab_size": 512}))
+    with pytest.raises(UserError, match=r"token ids up to 1023, but the model embeds only 512"):
+        load_tokenizer(folder)

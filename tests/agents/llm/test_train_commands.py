@@ -9,19 +9,25 @@ import contextlib
 import io
 import json
 import re
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rewardgym.agents.llm.commands import (
+    CONFIG_FILE,
     GRPO_KIND,
+    RUN_FILE,
     SFT_KIND,
     SessionOptions,
     TrainGRPO,
     TrainSFT,
     recorded_kind,
+    start_over_unless,
 )
 from rewardgym.agents.llm.config import GRPORunConfig, ModelConfig, PromptConfig, SFTRunConfig
+from rewardgym.agents.llm.grpo import ORDER_LOG
 from rewardgym.agents.llm.model import load_model
 from rewardgym.cli import build, main
 from rewardgym.outputs import owner
@@ -122,3 +128,116 @@ def test_train_grpo_continues_a_train_sft_model(
     config = json.loads((out / "config.json").read_text())
     assert config["model_kind"] == "scratch" and config["options"]["reward"] == "binary"
     load_model(out / "model")
+
+
+def _refused(argv: list[Any], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str]:
+    """The ``SystemExit`` code of a ``rewardgym`` run that stops, and what it printed to stderr."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        main([str(a) for a in argv])
+    return stop.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["train sft", "train grpo", "simulate ab"])
+def test_a_model_folder_without_its_tokenizer_is_refused_in_one_line(
+    command: str,
+    tiny_model: Path,
+    shop_store: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 39, item 1: SFT trained on an empty tokenizer; GRPO and simulate ab crashed."""
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_model, folder)
+    (folder / "tokenizer.json").unlink()
+    out = tmp_path / "out"
+    model = ["--policy" if command == "simulate ab" else "--model", folder]
+    data = [] if command == "simulate ab" else ["--data", shop_store]
+    code, said = _refused([*command.split(), *model, "--out", out, *data], capsys)
+    assert code == 2 and len(said.strip().splitlines()) == 1, said
+    assert "the tokenizer saved there is empty (it has no tokenizer.json)" in said
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["sft", "grpo"])
+@pytest.mark.parametrize("bad", ["--model", "--data"])
+def test_a_bad_input_is_refused_before_out_is_claimed(
+    command: str,
+    bad: str,
+    tiny_model: Path,
+    shop_store: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 39, item 20: a refused run left a claimed --out that refused the rerun."""
+    given = {"--model": tiny_model, "--data": shop_store, bad: tmp_path / "missing"}
+    out = tmp_path / "out"
+    argv = ["train", command, "--out", out, *(a for pair in given.items() for a in pair)]
+    code, said = _refused(argv, capsys)
+    assert code == 2 and "missing" in said, said
+    assert not out.exists()
+
+
+def test_a_failed_overwrite_keeps_the_model_and_its_record(
+    sft_run: tuple[Path, str],
+    tiny_model: Path,
+    shop_store: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 39, items 19 and 5: config.json was rewritten for a failed run beside the old model,
+    and a diverged SFT printed a false 0.000 loss and saved its NaN weights."""
+    out = tmp_path / "run"
+    shutil.copytree(sft_run[0], out)
+    kept = [out / CONFIG_FILE, *sorted((out / "model").iterdir())]
+    before = [p.read_bytes() for p in kept]
+    again = ["train", "sft", "--out", out, "--overwrite", "--data", shop_store]
+    code, said = _refused([*again, "--model", tmp_path / "missing"], capsys)
+    assert code == 2 and "missing" in said, said
+    diverging = [*again, "--model", tiny_model, "--model-kind", "scratch", *SHORT]
+    diverging += ["--max-examples", "16", "--batch-size", "4", "--epochs", "1"]
+    diverging += ["--learning-rate", "1e30", "--max-completion-tokens", "24"]
+    line, _ = _refused(diverging, capsys)  # status 1: the line is the SystemExit's code
+    assert isinstance(line, str) and re.search(r"train sft: .*(nan|inf)", line, re.I), line
+    assert [p.read_bytes() for p in kept] == before
+    assert sorted((out / "model").iterdir()) == kept[1:]
+
+
+def test_train_grpo_overwrite_resumes_its_own_run_and_never_passes_steps(
+    tiny_model: Path, shop_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39, items 3 and 4: a checkpoint cut off blocked every resume, and a finished run
+    rerun with --overwrite trained a step past --steps each time."""
+    out = tmp_path / "rl"
+    argv = ["train", "grpo", "--model", str(tiny_model), "--out", str(out)]
+    argv += ["--data", str(shop_store), *SHORT, "--reward", "binary", "--num-generations", "2"]
+    argv += ["--prompts-per-step", "2", "--max-completion-tokens", "8", "--max-examples", "4"]
+    argv += ["--save-steps", "1", "--steps", "2"]
+
+    def run(*more: str) -> tuple[int, list[int]]:
+        capsys.readouterr()
+        main([*argv, *more])
+        found = re.search(r"trained (\d+) steps", capsys.readouterr().out)
+        assert found and json.loads((out / CONFIG_FILE).read_text())["options"]["grpo"]
+        lines = (out / ORDER_LOG).read_text().splitlines()
+        return int(found[1]), [json.loads(line)["step"] for line in lines]
+
+    assert run() == (2, [0, 1])
+    # Killed while checkpoint-2 was written: it has no trainer_state.json yet.
+    (out / "trainer" / "checkpoint-2" / "trainer_state.json").unlink()
+    assert run("--overwrite") == (2, [0, 1, 1])  # from checkpoint-1
+    assert run("--overwrite") == (2, [0, 1, 1, 1])  # finished: checkpoint-1 again, not 2
+
+
+def test_checkpoints_of_other_options_are_removed_before_a_run(tmp_path: Path) -> None:
+    """Issue 39, item 4: ``train grpo --overwrite`` with other options resumed the old run."""
+    trainer = tmp_path / "trainer"
+    (trainer / "checkpoint-5").mkdir(parents=True)
+    (trainer / RUN_FILE).write_text(json.dumps({"options": {"steps": 5}}))
+    (tmp_path / ORDER_LOG).write_text('{"step": 0, "rows": []}\n')
+    start_over_unless(tmp_path, {"options": {"steps": 3}})
+    assert [p.name for p in tmp_path.iterdir()] == ["trainer"]
+    assert [p.name for p in trainer.iterdir()] == [RUN_FILE]
+    (trainer / "checkpoint-2").mkdir()
+    start_over_unless(tmp_path, {"options": {"steps": 3}})  # the same run: its checkpoints stay
+    assert sorted(p.name for p in trainer.iterdir()) == ["checkpoint-2", RUN_FILE]
