@@ -1,0 +1,170 @@
+"""``rewardgym serve`` through openenv-core's own client: sessions match local stepping, free on disconnect, refuse bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+from openenv.core import GenericEnvClient
+
+from rewardgym.integrations.openenv_server import build_app
+from rewardgym.integrations.text_env import json_safe, make_text_env, observation_text
+
+CAP = 4096
+"""The request size cap of the test servers (bytes)."""
+SESSIONS = 3
+
+
+@contextlib.contextmanager
+def serving(app: Any, ws_max_size: int = CAP) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yield its URL; always stop it."""
+    import uvicorn
+
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="critical", ws_max_size=ws_max_size
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def household() -> Iterator[str]:
+    app = build_app("rewardgym/Household-v1", max_sessions=SESSIONS, max_request_bytes=CAP)
+    with serving(app) as url:
+        yield url
+
+
+def local_episode(env_id: str, reward: str | None, seed: int, actions: list[str]) -> list[Any]:
+    """What a session should answer: the same episode stepped here, made JSON-safe like the server."""
+    env = make_text_env(env_id, reward)
+    obs, info = env.reset(seed=seed)
+    out: list[Any] = [(observation_text(obs), None, False, json_safe(info))]
+    for text in actions:
+        action = text if reward else int(text)
+        obs, r, term, trunc, info = env.step(action)
+        out.append((observation_text(obs), float(r), bool(term or trunc), json_safe(info)))
+        if term or trunc:
+            break
+    return out
+
+
+async def remote_episode(url: str, seed: int, actions: list[str]) -> list[Any]:
+    async with GenericEnvClient(base_url=url) as client:
+        result = await client.reset(seed=seed)
+        out: list[Any] = [(result.observation["text"], None, False, result.observation["info"])]
+        for text in actions:
+            result = await client.step({"action": text})
+            obs = result.observation
+            out.append((obs["text"], result.reward, result.done, obs["info"]))
+            if result.done:
+                break
+        return out
+
+
+async def gather(*coroutines: Any) -> list[Any]:
+    return list(await asyncio.wait_for(asyncio.gather(*coroutines), timeout=60))
+
+
+def test_concurrent_sessions_equal_local_episodes(household: str) -> None:
+    rng = np.random.default_rng(0)
+    plans = {seed: [str(a) for a in rng.integers(0, 61, size=12)] for seed in (11, 12, 13)}
+    remote = asyncio.run(gather(*(remote_episode(household, s, a) for s, a in plans.items())))
+    for (seed, actions), got in zip(plans.items(), remote, strict=True):
+        assert got == local_episode("rewardgym/Household-v1", None, seed, actions)
+    assert remote[0][0][0] != remote[1][0][0]  # different episodes, not one shared env
+
+
+def test_shop_r1_reward_by_name_matches_the_local_wrapper() -> None:
+    outputs = [
+        '{"rationale": "I look for shoes.", "action": {"type": "type_and_submit", "name": "search", "text": "shoes"}}',
+        '{"rationale": "done", "action": {"type": "terminate"}}',
+        "not json",
+    ]
+    app = build_app("rewardgym/ShopSession-v0", "shop-r1", max_sessions=2)
+    with serving(app, ws_max_size=1_000_000) as url:
+        remote = asyncio.run(gather(*(remote_episode(url, s, outputs) for s in (0, 1))))
+    for seed, got in zip((0, 1), remote, strict=True):
+        want = local_episode("rewardgym/ShopSession-v0", "shop-r1", seed, outputs)
+        assert got == want
+        assert got[1][1] == got[1][3]["reward_terms"]["total"]
+
+
+def test_a_client_that_disconnects_frees_its_session(household: str) -> None:
+    async def scenario() -> str:
+        clients = [GenericEnvClient(base_url=household) for _ in range(SESSIONS)]
+        for client in clients:
+            await client.reset(seed=1)
+        extra = GenericEnvClient(base_url=household)
+        with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
+            await extra.reset(seed=1)
+        await extra.disconnect()
+        assert clients[0]._ws is not None
+        clients[0]._ws.transport.abort()  # mid-episode, no close message: the socket just drops
+        deadline = time.monotonic() + 20
+        while True:
+            late = GenericEnvClient(base_url=household)
+            try:
+                result = await late.reset(seed=2)
+                break
+            except RuntimeError:
+                assert time.monotonic() < deadline, "the dropped session was never freed"
+                await asyncio.sleep(0.2)
+            finally:
+                await late.disconnect()
+        for client in clients[1:]:
+            await client.disconnect()
+        return str(result.observation["text"])
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 60)).startswith("Instruction:")
+
+
+def test_malformed_requests_are_refused_and_the_server_keeps_serving(household: str) -> None:
+    from websockets.asyncio.client import connect
+
+    http = httpx.Client(base_url=household, timeout=10)
+    assert http.post("/step", json={"action": {"action": "fly"}}).status_code == 400
+    no_session = http.post("/step", json={"action": {"action": "0"}})
+    assert no_session.status_code == 409 and "/ws" in no_session.json()["detail"]
+    assert http.post("/step", json={"action": {"bogus": 1}}).status_code == 422
+    assert http.post("/step", content=b"x" * (CAP + 1)).status_code == 413
+
+    async def websocket_abuse() -> None:
+        ws_url = household.replace("http", "ws") + "/ws"
+        async with connect(ws_url) as ws:
+            await ws.send("{not json")
+            assert '"INVALID_JSON"' in str(await ws.recv())
+            await ws.send('{"type": "step", "data": {"action": "0"}}')
+            assert "no episode is running" in str(await ws.recv())
+            await ws.send('{"type": "reset", "data": {"seed": 4}}')
+            assert '"observation"' in str(await ws.recv())
+            await ws.send('{"type": "step", "data": {"action": "fly away"}}')
+            assert "neither an index" in str(await ws.recv())
+            await ws.send('{"type": "step", "data": {"action": "' + "x" * CAP + '"}}')
+            with pytest.raises(Exception, match="1009"):
+                await ws.recv()
+
+    asyncio.run(asyncio.wait_for(websocket_abuse(), 30))
+    assert http.get("/health").status_code == 200
+    episode = asyncio.run(gather(remote_episode(household, 5, ["0", "1"])))[0]
+    assert episode == local_episode("rewardgym/Household-v1", None, 5, ["0", "1"])
