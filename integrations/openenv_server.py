@@ -22,7 +22,11 @@ connection (code 1009), freeing the session.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -189,6 +193,37 @@ def build_app(
     return app
 
 
+@contextlib.contextmanager
+def serving_in_thread(
+    app: Any, *, max_request_bytes: int = MAX_REQUEST_BYTES, start_timeout_s: float = 30.0
+) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yield its URL; always stop it.
+
+    For tests and benchmarks in one process; ``rewardgym serve`` is the command for the rest.
+    """
+    import uvicorn
+
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="critical", ws_max_size=max_request_bytes
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True, name="openenv-server")
+    thread.start()
+    deadline = time.monotonic() + start_timeout_s
+    try:
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the OpenEnv server on port {port} did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
 @dataclass(frozen=True)
 class Serve:
     """Serve a rewardgym env to OpenEnv clients on HOST:PORT (127.0.0.1 unless --host), until Ctrl-C."""
@@ -244,4 +279,5 @@ __all__ = [
     "TextObservation",
     "build_app",
     "environment_class",
+    "serving_in_thread",
 ]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,8 +12,9 @@ import httpx
 import numpy as np
 import pytest
 from openenv.core import GenericEnvClient
+from websockets.exceptions import ConnectionClosed
 
-from rewardgym.integrations.openenv_server import build_app
+from rewardgym.integrations.openenv_server import build_app, serving_in_thread
 from rewardgym.integrations.text_env import json_safe, make_text_env, observation_text
 
 CAP = 4096
@@ -23,29 +22,8 @@ CAP = 4096
 SESSIONS = 3
 
 
-@contextlib.contextmanager
-def serving(app: Any, ws_max_size: int = CAP) -> Iterator[str]:
-    """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yield its URL; always stop it."""
-    import uvicorn
-
-    with contextlib.closing(socket.socket()) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="critical", ws_max_size=ws_max_size
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+def serving(app: Any, ws_max_size: int = CAP) -> contextlib.AbstractContextManager[str]:
+    return serving_in_thread(app, max_request_bytes=ws_max_size)
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +47,33 @@ def local_episode(env_id: str, reward: str | None, seed: int, actions: list[str]
     return out
 
 
+async def open_session(url: str, seed: int, wait_s: float = 20.0) -> tuple[GenericEnvClient, Any]:
+    """A client whose session has reset to ``seed``, waiting while the server is at capacity.
+
+    A client that closed its session a moment ago may still hold its slot: the server frees it
+    when it has read the close, so a test that follows another waits for it here.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        client = GenericEnvClient(base_url=url)
+        try:
+            return client, await client.reset(seed=seed)
+        except (RuntimeError, ConnectionClosed) as err:
+            await client.disconnect()
+            if not refused_for_capacity(err) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def refused_for_capacity(err: Exception) -> bool:
+    """The server's answer to a session over capacity: its error message, or (when the client's
+    first message crosses the server's close) the connection it closed."""
+    return isinstance(err, ConnectionClosed) or "CAPACITY_REACHED" in str(err)
+
+
 async def remote_episode(url: str, seed: int, actions: list[str]) -> list[Any]:
-    async with GenericEnvClient(base_url=url) as client:
-        result = await client.reset(seed=seed)
+    client, result = await open_session(url, seed)
+    async with client:
         out: list[Any] = [(result.observation["text"], None, False, result.observation["info"])]
         for text in actions:
             result = await client.step({"action": text})
@@ -112,26 +114,15 @@ def test_shop_r1_reward_by_name_matches_the_local_wrapper() -> None:
 
 def test_a_client_that_disconnects_frees_its_session(household: str) -> None:
     async def scenario() -> str:
-        clients = [GenericEnvClient(base_url=household) for _ in range(SESSIONS)]
-        for client in clients:
-            await client.reset(seed=1)
+        clients = [(await open_session(household, 1))[0] for _ in range(SESSIONS)]
         extra = GenericEnvClient(base_url=household)
         with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
             await extra.reset(seed=1)
         await extra.disconnect()
         assert clients[0]._ws is not None
         clients[0]._ws.transport.abort()  # mid-episode, no close message: the socket just drops
-        deadline = time.monotonic() + 20
-        while True:
-            late = GenericEnvClient(base_url=household)
-            try:
-                result = await late.reset(seed=2)
-                break
-            except RuntimeError:
-                assert time.monotonic() < deadline, "the dropped session was never freed"
-                await asyncio.sleep(0.2)
-            finally:
-                await late.disconnect()
+        late, result = await open_session(household, 2)  # the dropped session's slot
+        await late.disconnect()
         for client in clients[1:]:
             await client.disconnect()
         return str(result.observation["text"])
@@ -140,8 +131,6 @@ def test_a_client_that_disconnects_frees_its_session(household: str) -> None:
 
 
 def test_malformed_requests_are_refused_and_the_server_keeps_serving(household: str) -> None:
-    from websockets.asyncio.client import connect
-
     http = httpx.Client(base_url=household, timeout=10)
     assert http.post("/step", json={"action": {"action": "fly"}}).status_code == 400
     no_session = http.post("/step", json={"action": {"action": "0"}})
@@ -150,19 +139,19 @@ def test_malformed_requests_are_refused_and_the_server_keeps_serving(household: 
     assert http.post("/step", content=b"x" * (CAP + 1)).status_code == 413
 
     async def websocket_abuse() -> None:
-        ws_url = household.replace("http", "ws") + "/ws"
-        async with connect(ws_url) as ws:
-            await ws.send("{not json")
-            assert '"INVALID_JSON"' in str(await ws.recv())
-            await ws.send('{"type": "step", "data": {"action": "0"}}')
-            assert "no episode is running" in str(await ws.recv())
-            await ws.send('{"type": "reset", "data": {"seed": 4}}')
-            assert '"observation"' in str(await ws.recv())
-            await ws.send('{"type": "step", "data": {"action": "fly away"}}')
-            assert "neither an index" in str(await ws.recv())
-            await ws.send('{"type": "step", "data": {"action": "' + "x" * CAP + '"}}')
-            with pytest.raises(Exception, match="1009"):
-                await ws.recv()
+        client, _ = await open_session(household, 4)  # a session with an episode running
+        ws = client._ws  # the client's own WebSocket, to send what the client never would
+        assert ws is not None
+        await ws.send("{not json")
+        assert '"INVALID_JSON"' in str(await ws.recv())
+        await ws.send('{"type": "step", "data": {"action": "fly away"}}')
+        assert "neither an index" in str(await ws.recv())
+        await ws.send('{"type": "step", "data": {"action": "0"}}')
+        assert '"observation"' in str(await ws.recv())  # the session survived both
+        await ws.send('{"type": "step", "data": {"action": "' + "x" * CAP + '"}}')
+        with pytest.raises(Exception, match="1009"):
+            await ws.recv()
+        await client.disconnect()
 
     asyncio.run(asyncio.wait_for(websocket_abuse(), 30))
     assert http.get("/health").status_code == 200
