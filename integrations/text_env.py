@@ -28,6 +28,9 @@ REWARD_PREFIX = "shop-r1"
 """``--reward shop-r1`` is Shop-R1's reward at the paper's weights; ``shop-r1/NAME`` any entry of
 :data:`rewardgym.wrappers.shop_r1.REWARDS` (``shop-r1/no-dars``, ``shop-r1/binary``, ...)."""
 
+SHOP_IDS: tuple[str, ...] = ("rewardgym/ShopSession-v0", "rewardgym/ShopStore-v0")
+"""The envs a Shop-R1 reward can wrap: they put the human's action into ``info["truth"]``."""
+
 REWARD_NAMES: tuple[str, ...] = (REWARD_PREFIX, *(f"{REWARD_PREFIX}/{name}" for name in REWARDS))
 """Every reward a served or wrapped env can be given by name."""
 
@@ -46,14 +49,19 @@ def make_text_env(env_id: str, reward: str | None = None, **kwargs: Any) -> gym.
         >>> env.get_wrapper_attr("config").dars
         1.0
     """
-    env = make_registered(env_id, source="ENV_ID", **kwargs)
-    if reward is None:
-        return env
-    if reward not in REWARD_NAMES:
+    if reward is not None and reward not in REWARD_NAMES:
         raise UserError(
             f"--reward {brief(reward)} is not a reward rewardgym registers; use one of "
             f"{', '.join(REWARD_NAMES)}"
         )
+    if reward is not None and env_id not in SHOP_IDS:
+        raise UserError(
+            f"--reward {reward} scores a shopper against the logged human action, which only "
+            f"{' and '.join(SHOP_IDS)} provide; serve {brief(env_id)} with its own reward"
+        )
+    env = make_registered(env_id, source="ENV_ID", **kwargs)
+    if reward is None:
+        return env
     name = reward.partition("/")[2] or "full"
     return ShopR1Reward(env, config=reward_config(name))
 
@@ -133,6 +141,7 @@ def json_safe(value: Any) -> Any:
 
 __all__ = [
     "REWARD_NAMES",
+    "SHOP_IDS",
     "BadAction",
     "action_names",
     "json_safe",

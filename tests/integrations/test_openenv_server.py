@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +18,7 @@ import pytest
 from openenv.core import GenericEnvClient
 from websockets.exceptions import ConnectionClosed
 
+from rewardgym.errors import UserError
 from rewardgym.integrations.openenv_server import build_app, serving_in_thread
 from rewardgym.integrations.text_env import json_safe, make_text_env, observation_text
 
@@ -157,3 +162,38 @@ def test_malformed_requests_are_refused_and_the_server_keeps_serving(household: 
     assert http.get("/health").status_code == 200
     episode = asyncio.run(gather(remote_episode(household, 5, ["0", "1"])))[0]
     assert episode == local_episode("rewardgym/Household-v1", None, 5, ["0", "1"])
+
+
+def test_rewards_by_name_are_refused_where_they_cannot_score() -> None:
+    with pytest.raises(UserError, match="only rewardgym/ShopSession-v0"):
+        make_text_env("rewardgym/Household-v1", "shop-r1")
+    with pytest.raises(UserError, match="shop-r1/no-dars"):
+        make_text_env("rewardgym/ShopSession-v0", "shop-r2")
+
+
+def test_the_serve_command_listens_on_loopback_until_stopped(tmp_path: Any) -> None:
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    rewardgym = Path(sys.executable).parent / "rewardgym"
+    command = [str(rewardgym), "serve", "rewardgym/Household-v1", "--port", str(port)]
+    log = (tmp_path / "serve.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "rewardgym serve never answered /health"
+            time.sleep(0.3)
+        url = f"http://127.0.0.1:{port}"
+        episode = asyncio.run(gather(remote_episode(url, 9, ["3", "walk to kitchen"])))[0]
+        assert episode == local_episode("rewardgym/Household-v1", None, 9, ["3", "0"])
+        assert episode[2][3]["action_name"] == "walk to kitchen"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+    assert "serving rewardgym/Household-v1" in (tmp_path / "serve.log").read_text()
