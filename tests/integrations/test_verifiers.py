@@ -1,4 +1,4 @@
-"""The verifiers taskset ``rewardgym-shop``: its weighted terms are ShopR1Reward's, and ``vf-eval`` runs it end to end."""
+"""The verifiers tasksets: ``rewardgym-shop``'s weighted terms are ShopR1Reward's; ``vf-eval`` runs both end to end."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from verifiers.v1.utils.loaders import environment_class, taskset_class
 
+from rewardgym.integrations.text_env import make_text_env
 from rewardgym.integrations.verifiers import (
     ShopConfig,
     ShopEnv,
     ShopTaskset,
     shop_r1_weighted_terms,
 )
+from rewardgym.integrations.verifiers_household import HouseholdEnv, HouseholdTaskset, parse_reply
 from rewardgym.wrappers.shop_r1 import ShopR1Reward, reward_config
 
 EVAL_TIMEOUT_S = 420
@@ -48,9 +50,20 @@ def _session_index(env: gym.Env, session_id: str, sessions: Any) -> int:
     return next(i for i, s in enumerate(sessions) if ids[s] == session_id)
 
 
-def test_verifiers_finds_the_taskset_and_its_env_by_id() -> None:
+def test_verifiers_finds_the_tasksets_and_their_envs_by_id() -> None:
     assert taskset_class("rewardgym-shop") is ShopTaskset
     assert environment_class("rewardgym-shop") is ShopEnv
+    assert taskset_class("rewardgym-household") is HouseholdTaskset
+    assert environment_class("rewardgym-household") is HouseholdEnv
+
+
+def test_household_replies_name_an_action_or_none() -> None:
+    env = make_text_env("rewardgym/Household-v1")
+    env.reset(seed=0)
+    assert parse_reply(env, "Find fridge.") == parse_reply(env, "I look.\nfind fridge") == 4
+    assert parse_reply(env, "7") == 7
+    for nonsense in ("", "fly to the moon", "99", '{"action": 3}'):
+        assert parse_reply(env, nonsense) is None
 
 
 def test_tasks_are_the_logged_steps(tasks: list[Any]) -> None:
@@ -124,3 +137,39 @@ def test_vf_eval_runs_the_taskset_against_a_served_model(
         want = wrapper_total(by_name[trace["task"]["data"]["name"]], reply.strip())
         assert recorded == pytest.approx(want["total"], rel=1e-12, abs=1e-12)
         assert trace["metrics"]["rationale_missing"] == 1.0
+
+
+def test_vf_eval_plays_household_episodes_against_a_served_model(
+    served: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, folder = served
+    vf_eval = Path(sys.executable).parent / "vf-eval"
+    command = [
+        str(vf_eval), "rewardgym-household", "--model", str(folder),
+        "--client.base-url", url, "--client.api-key-var", "REWARDGYM_NO_KEY",
+        "--no-push", "--no-rich", "-n", "1", "-o", str(tmp_path),
+        "--env.taskset.max-turns", "2", "--sampling.max-tokens", "12",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [traces] = list(tmp_path.glob("*/traces.jsonl"))
+    [episode] = [json.loads(line) for line in traces.read_text().splitlines()]
+    [trace] = episode["traces"]
+    assert trace["ok"], trace["errors"]
+    replies = [n["message"]["content"].strip() for n in trace["nodes"] if n["sampled"]]
+    # The same replies replayed here give the recorded steps, inexecutable count and progress.
+    env = make_text_env("rewardgym/Household-v1")
+    env.reset(seed=0)
+    inexecutable, cgc, success = 0.0, 0.0, 0.0
+    for reply in replies[:2]:
+        action = parse_reply(env, reply)
+        if action is None:
+            inexecutable += 1
+            continue
+        _, reward, *_, info = env.step(action)
+        inexecutable += 0.0 if info["executable"] else 1.0
+        cgc, success = float(info["cgc"]), float(reward)
+    assert trace["metrics"]["steps"] == min(len(replies), 2)
+    assert trace["metrics"]["inexecutable"] == inexecutable
+    assert trace["metrics"]["cgc"] == cgc
+    assert trace["rewards"]["success"]["score"] == success
