@@ -272,38 +272,46 @@ def action_parts(
     """
     if config.binary_action:
         return {"type": (1.0 if actions_match(pred, truth) else 0.0, config.binary_action_weight)}
-    matched = pred is not None and pred.type == truth.type
-    parts = {"type": (1.0 if matched else 0.0, config.type_weight)}
+    if pred is None or pred.type != truth.type:
+        parts = {"type": (0.0, config.type_weight)}
+        for part, weight in _unpaid_parts(truth.type, config):
+            parts[part] = (0.0, weight)
+        return parts
     threshold = config.rouge_threshold
-
-    def paid(value: float) -> float:
-        return value if matched else 0.0
-
-    def name_rouge() -> float:
-        assert pred is not None
-        return thresholded_rouge(pred.name, truth.name, threshold, rouge)
-
+    named = 1.0 if pred.name.strip() else 0.0
+    name_rouge = thresholded_rouge(pred.name, truth.name, threshold, rouge)
     if truth.type == "click":
-        parts["name_bonus"] = (
-            paid(1.0 if pred and pred.name.strip() else 0.0),
-            config.click_name_bonus,
+        return {
+            "type": (1.0, config.type_weight),
+            "name_bonus": (named, config.click_name_bonus),
+            "name_rouge": (name_rouge, config.dars),
+        }
+    if truth.type == "type_and_submit":
+        return {
+            "type": (1.0, config.type_weight),
+            "name_bonus": (named, config.submit_name_bonus),
+            "name_rouge": (name_rouge, config.submit_name_rouge_weight),
+            "text_bonus": (1.0 if pred.text.strip() else 0.0, config.submit_text_bonus),
+            "text_rouge": (
+                thresholded_rouge(pred.text, truth.text, threshold, rouge),
+                config.dars,
+            ),
+        }
+    return {"type": (1.0, config.type_weight)}
+
+
+def _unpaid_parts(kind: str, config: ShopR1Config) -> tuple[tuple[str, float], ...]:
+    """The parts after ``type`` of a ``kind`` action with their weights (all unpaid on a type miss)."""
+    if kind == "click":
+        return (("name_bonus", config.click_name_bonus), ("name_rouge", config.dars))
+    if kind == "type_and_submit":
+        return (
+            ("name_bonus", config.submit_name_bonus),
+            ("name_rouge", config.submit_name_rouge_weight),
+            ("text_bonus", config.submit_text_bonus),
+            ("text_rouge", config.dars),
         )
-        parts["name_rouge"] = (name_rouge() if matched else 0.0, config.dars)
-    elif truth.type == "type_and_submit":
-        parts["name_bonus"] = (
-            paid(1.0 if pred and pred.name.strip() else 0.0),
-            config.submit_name_bonus,
-        )
-        parts["name_rouge"] = (name_rouge() if matched else 0.0, config.submit_name_rouge_weight)
-        parts["text_bonus"] = (
-            paid(1.0 if pred and pred.text.strip() else 0.0),
-            config.submit_text_bonus,
-        )
-        text = (
-            thresholded_rouge(pred.text, truth.text, threshold, rouge) if pred and matched else 0.0
-        )
-        parts["text_rouge"] = (text, config.dars)
-    return parts
+    return ()
 
 
 ACTION_TERM_OF_PART: dict[str, str] = {
@@ -326,7 +334,8 @@ def action_reward(
     """v(a) split into ``type``, ``attribute`` (name) and ``value`` (text) terms; see the module docstring."""
     terms = {"type": 0.0, "attribute": 0.0, "value": 0.0}
     for part, (score, weight) in action_parts(pred, truth, config, rouge=rouge).items():
-        terms[ACTION_TERM_OF_PART[part]] += weight * score
+        if score:
+            terms[ACTION_TERM_OF_PART[part]] += weight * score
     return terms
 
 
