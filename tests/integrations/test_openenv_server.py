@@ -120,17 +120,20 @@ def test_shop_r1_reward_by_name_matches_the_local_wrapper() -> None:
 def test_a_client_that_disconnects_frees_its_session(household: str) -> None:
     async def scenario() -> str:
         clients = [(await open_session(household, 1))[0] for _ in range(SESSIONS)]
-        extra = GenericEnvClient(base_url=household)
-        with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
-            await extra.reset(seed=1)
-        await extra.disconnect()
-        assert clients[0]._ws is not None
-        clients[0]._ws.transport.abort()  # mid-episode, no close message: the socket just drops
-        late, result = await open_session(household, 2)  # the dropped session's slot
-        await late.disconnect()
-        for client in clients[1:]:
-            await client.disconnect()
-        return str(result.observation["text"])
+        try:
+            extra = GenericEnvClient(base_url=household)
+            with pytest.raises((RuntimeError, ConnectionClosed)) as refused:
+                await extra.reset(seed=1)
+            assert refused_for_capacity(refused.value)
+            await extra.disconnect()
+            assert clients[0]._ws is not None
+            clients[0]._ws.transport.abort()  # mid-episode, no close message: the socket drops
+            late, result = await open_session(household, 2)  # the dropped session's slot
+            await late.disconnect()
+            return str(result.observation["text"])
+        finally:
+            for client in clients[1:]:
+                await client.disconnect()
 
     assert asyncio.run(asyncio.wait_for(scenario(), 60)).startswith("Instruction:")
 
