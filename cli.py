@@ -94,6 +94,10 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "rewardgym.agents.simulation.commands:SimulateAB",
         "Counterfactual A/B test: a simulator vs the ground-truth shopper on two store variants.",
     ),
+    ("serve",): Command(
+        "rewardgym.integrations.openenv_server:Serve",
+        "Serve a rewardgym env to OpenEnv clients (needs rewardgym[openenv]), 127.0.0.1 by default.",
+    ),
     ("demo",): Command(
         "rewardgym.benchmarks.demo:Demo",
         "The main job: shopping baselines, then both suites at their quick presets.",

@@ -82,6 +82,9 @@ ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
     ("fidelity-unknown-preset", ["bench", "fidelity", "--preset", "bogus"], ("bogus", "tiny")),
     ("ab-visits-0", ["simulate", "ab", "--out", "{new}", "--visits", "0"], ("visits=0",)),
     ("demo-out-file", ["demo", "--out", "{file}"], ("is a file",)),
+    ("serve-env-not-ours", ["serve", "CartPole-v1"], ("CartPole-v1", "rewardgym/Household-v1")),
+    ("serve-reward-bogus", ["serve", "rewardgym/ShopSession-v0", "--reward", "bogus"], ("bogus",)),
+    ("serve-port-0", ["serve", "rewardgym/Household-v1", "--port", "0"], ("port=0",)),
     ("demo-out-mine", ["demo", "--out", "{mine}"], ("mine", "nothing there")),
     # Issue 30 item 3: the commands that train and evaluate agents.
     (

@@ -1,4 +1,4 @@
-"""Imports run one way, root <- envs <- wrappers <- agents <- benchmarks: no module imports a room above.
+"""Imports run one way, root <- envs <- wrappers <- agents <- integrations <- benchmarks: no room imports one above.
 
 The root room is the modules at the package root (``errors.py``, ``bounds.py``, ``home.py``,
 ``atomic.py``, ``outputs.py``, ``threads.py``, ``lazy.py``, ``progress.py``, ``embeddings.py``,
@@ -22,7 +22,7 @@ import pytest
 
 PACKAGE = "rewardgym"
 ROOT = Path(__file__).resolve().parents[1]
-ROOMS: tuple[str, ...] = ("root", "envs", "wrappers", "agents", "benchmarks")
+ROOMS: tuple[str, ...] = ("root", "envs", "wrappers", "agents", "integrations", "benchmarks")
 """The rooms from the lowest up; a room may import only itself and the rooms before it."""
 ROOT_MODULES: frozenset[str] = frozenset(
     p.stem for p in ROOT.glob("*.py") if p.name != "__init__.py"

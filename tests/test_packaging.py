@@ -10,7 +10,7 @@ import gymnasium as gym
 import rewardgym
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP_LEVEL = ("envs", "wrappers", "agents", "benchmarks")
+TOP_LEVEL = ("envs", "wrappers", "agents", "integrations", "benchmarks")
 
 
 def test_every_subpackage_is_listed_in_pyproject() -> None:

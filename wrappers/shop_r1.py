@@ -253,6 +253,77 @@ def thresholded_rouge(
     return score if score >= threshold - THRESHOLD_TOLERANCE else 0.0
 
 
+def action_parts(
+    pred: ShopAction | None,
+    truth: ShopAction,
+    config: ShopR1Config = DEFAULT_CONFIG,
+    *,
+    rouge: RougeFn = rouge_l,
+) -> dict[str, tuple[float, float]]:
+    """v(a) as ``{part: (score, weight)}``, each weight one field of ``config``; ``score * weight`` adds up to v(a).
+
+    The parts, in order: ``type`` (1 on a type match; the exact match under ``binary_action``),
+    then for a click ``name_bonus`` (1 for a non-blank name, weight ``click_name_bonus``) and
+    ``name_rouge`` (the thresholded ROUGE-L, weight ``dars``), for a type_and_submit
+    ``name_bonus``, ``name_rouge`` (weight ``submit_name_rouge_weight``), ``text_bonus`` and
+    ``text_rouge`` (weight ``dars``). Parts the human's action type has no use for are absent.
+    Both :func:`action_reward` (the wrapper's terms) and trainers that record weighted terms
+    (verifiers' traces) read these, so the two cannot drift apart.
+    """
+    if config.binary_action:
+        return {"type": (1.0 if actions_match(pred, truth) else 0.0, config.binary_action_weight)}
+    if pred is None or pred.type != truth.type:
+        parts = {"type": (0.0, config.type_weight)}
+        for part, weight in _unpaid_parts(truth.type, config):
+            parts[part] = (0.0, weight)
+        return parts
+    threshold = config.rouge_threshold
+    named = 1.0 if pred.name.strip() else 0.0
+    name_rouge = thresholded_rouge(pred.name, truth.name, threshold, rouge)
+    if truth.type == "click":
+        return {
+            "type": (1.0, config.type_weight),
+            "name_bonus": (named, config.click_name_bonus),
+            "name_rouge": (name_rouge, config.dars),
+        }
+    if truth.type == "type_and_submit":
+        return {
+            "type": (1.0, config.type_weight),
+            "name_bonus": (named, config.submit_name_bonus),
+            "name_rouge": (name_rouge, config.submit_name_rouge_weight),
+            "text_bonus": (1.0 if pred.text.strip() else 0.0, config.submit_text_bonus),
+            "text_rouge": (
+                thresholded_rouge(pred.text, truth.text, threshold, rouge),
+                config.dars,
+            ),
+        }
+    return {"type": (1.0, config.type_weight)}
+
+
+def _unpaid_parts(kind: str, config: ShopR1Config) -> tuple[tuple[str, float], ...]:
+    """The parts after ``type`` of a ``kind`` action with their weights (all unpaid on a type miss)."""
+    if kind == "click":
+        return (("name_bonus", config.click_name_bonus), ("name_rouge", config.dars))
+    if kind == "type_and_submit":
+        return (
+            ("name_bonus", config.submit_name_bonus),
+            ("name_rouge", config.submit_name_rouge_weight),
+            ("text_bonus", config.submit_text_bonus),
+            ("text_rouge", config.dars),
+        )
+    return ()
+
+
+ACTION_TERM_OF_PART: dict[str, str] = {
+    "type": "type",
+    "name_bonus": "attribute",
+    "name_rouge": "attribute",
+    "text_bonus": "value",
+    "text_rouge": "value",
+}
+"""Which of Shop-R1's summed terms each part of :func:`action_parts` belongs to."""
+
+
 def action_reward(
     pred: ShopAction | None,
     truth: ShopAction,
@@ -262,27 +333,9 @@ def action_reward(
 ) -> dict[str, float]:
     """v(a) split into ``type``, ``attribute`` (name) and ``value`` (text) terms; see the module docstring."""
     terms = {"type": 0.0, "attribute": 0.0, "value": 0.0}
-    if config.binary_action:
-        terms["type"] = config.binary_action_weight if actions_match(pred, truth) else 0.0
-        return terms
-    if pred is None or pred.type != truth.type:
-        return terms
-    terms["type"] = config.type_weight
-    threshold = config.rouge_threshold
-    if truth.type == "click":
-        bonus = config.click_name_bonus if pred.name.strip() else 0.0
-        terms["attribute"] = bonus + config.dars * thresholded_rouge(
-            pred.name, truth.name, threshold, rouge
-        )
-    elif truth.type == "type_and_submit":
-        name_bonus = config.submit_name_bonus if pred.name.strip() else 0.0
-        terms["attribute"] = name_bonus + config.submit_name_rouge_weight * thresholded_rouge(
-            pred.name, truth.name, threshold, rouge
-        )
-        text_bonus = config.submit_text_bonus if pred.text.strip() else 0.0
-        terms["value"] = text_bonus + config.dars * thresholded_rouge(
-            pred.text, truth.text, threshold, rouge
-        )
+    for part, (score, weight) in action_parts(pred, truth, config, rouge=rouge).items():
+        if score:
+            terms[ACTION_TERM_OF_PART[part]] += weight * score
     return terms
 
 
@@ -453,6 +506,7 @@ def truth_from_info(info: Mapping[str, Any]) -> ShopAction:
 
 __all__ = [
     "ABLATIONS",
+    "ACTION_TERM_OF_PART",
     "DEFAULT_CONFIG",
     "FORMAT_RULES",
     "REWARDS",
@@ -463,6 +517,7 @@ __all__ = [
     "RewardTerms",
     "ShopR1Config",
     "ShopR1Reward",
+    "action_parts",
     "action_reward",
     "format_reward",
     "parsed_from_info",

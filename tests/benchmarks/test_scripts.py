@@ -74,6 +74,10 @@ TINY: dict[str, tuple[list[str], str]] = {
         "overhead vs trivial",
     ),
     "perf.vector_envs": (["--num-envs", "2", "--steps", "3"], "async/sync"),
+    "perf.openenv_serve": (
+        ["--clients", "1", "2", "--episodes", "1", "--steps", "3"],
+        "served / local",
+    ),
     "perf.constrained_decoding": (
         ["--size", "tiny", "--steps", "6", "--max-new-tokens", "16", "--no-xgrammar"],
         "constrained / free CPU per token",
