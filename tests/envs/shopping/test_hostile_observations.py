@@ -104,8 +104,8 @@ def test_hostile_megabyte_outputs_cost_milliseconds(
     worst = 0.0
     for text in HOSTILE.values():
         env.reset(options={"session": 0})
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: another job on the cores does not inflate it
         _, reward, *_ = env.step(text)
-        worst = max(worst, time.perf_counter() - start)
+        worst = max(worst, time.process_time() - start)
         assert reward == 0.0
     assert worst < 0.3  # was 0.6-0.8 s per step; about 0.01 s now
