@@ -44,6 +44,7 @@ from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.prompt import TRUNCATED, build_prompt, env_kwargs
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_fields
 from rewardgym.envs.shopping.context import approx_token_count
+from rewardgym.errors import UserError
 from rewardgym.progress import progress_bar
 from rewardgym.wrappers.judges.openai import (
     PREFLIGHT_PROMPT,
@@ -84,6 +85,7 @@ class ServedConfig:
     def __post_init__(self) -> None:
         """Refuse counts, budgets and seconds outside their range before any request."""
         check_fields(self)
+        ServedPrompts(PromptConfig(max_prompt_tokens=self.max_prompt_tokens))  # room for context
 
 
 def is_served(spec: str) -> bool:
@@ -119,7 +121,7 @@ class ServedPrompts:
         fixed = approx_token_count(self._frame(TRUNCATED))
         self.context_budget = config.max_prompt_tokens - fixed - _MARGIN
         if self.context_budget < 16:
-            raise ValueError(
+            raise UserError(
                 f"PromptConfig.max_prompt_tokens={config.max_prompt_tokens} leaves "
                 f"{self.context_budget} tokens of context after the {fixed}-token instructions; "
                 "raise it"
