@@ -11,6 +11,7 @@ directory (safetensors weights and JSON configs: loading never unpickles).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -271,12 +272,15 @@ def _load_weights(
             "d3rlpy.config",
             shaped.config.get_type(),
         )
-    if shaped.config.encoder_factory != expected.encoder_factory:
-        raise refuse(
-            f"its encoder is not the one config describes ({expected.encoder_factory})",
-            "d3rlpy.config.encoder_factory",
-            shaped.config.encoder_factory,
-        )
+    for field in dataclasses.fields(expected):
+        if field.name.endswith("encoder_factory"):
+            mine, theirs = getattr(expected, field.name), getattr(shaped.config, field.name)
+            if mine != theirs:
+                raise refuse(
+                    f"is not the encoder config describes ({mine})",
+                    f"d3rlpy.config.{field.name}",
+                    theirs,
+                )
     found = (tuple(shaped.observation_shape), int(shaped.action_size))
     if found != shape:
         raise refuse(

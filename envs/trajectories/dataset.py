@@ -403,15 +403,16 @@ EPISODE_COLUMNS: tuple[str, ...] = (
     "extras",
 )
 """The columns of ``episodes.arrow``, one row per episode."""
-STEP_COLUMNS: tuple[str, ...] = (
-    "action",
-    "reward",
-    "terminated",
-    "truncated",
-    "executable",
-    "expert",
-)
-"""The columns of ``steps.arrow`` besides the observations (``obs.NAME``) and ``dense_reward``."""
+STEP_COLUMNS: dict[str, Any] = {
+    "action": np.int64,
+    "reward": np.float64,
+    "terminated": np.bool_,
+    "truncated": np.bool_,
+    "executable": np.bool_,
+    "expert": np.bool_,
+}
+"""The columns of ``steps.arrow`` besides the observations (``obs.NAME``) and ``dense_reward``,
+with the type each is read as."""
 
 
 def _finite_rewards(
@@ -464,8 +465,9 @@ def _step_columns(
     try:
         meta = episodes_table.to_pydict()
         cols = {}
-        for column in STEP_COLUMNS:
-            cols[column] = steps.column(column).to_numpy(zero_copy_only=False)
+        for column, dtype in STEP_COLUMNS.items():
+            values = steps.column(column).to_numpy(zero_copy_only=False)
+            cols[column] = values if column == "reward" else values.astype(dtype)
         path = root / "steps.arrow"
         cols["reward"] = _finite_rewards(cols["reward"], path, "reward")
         column = "dense_reward"
