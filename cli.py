@@ -327,8 +327,8 @@ def build(args: Sequence[str]) -> Any:
             try:
                 with _one_line_errors(unknown=True):
                     return cli(rest)
-            except _Unrecognized as found:
-                line = _misplaced(prog, cli, rest, found.tokens)
+            except _Unrecognized as unknown:
+                line = _misplaced(prog, cli, rest, unknown.tokens)
                 if line is not None:
                     refuse(prog, line)
             with _one_line_errors():  # tyro's own message for an unknown option
