@@ -264,3 +264,15 @@ def test_an_agent_with_nan_weights_is_never_saved(saved: dict[str, Path], tmp_pa
     with pytest.raises(TrainingDiverged, match="NaN or infinite"):
         agent.save(tmp_path / "agent")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dense_weight_that_overflows_the_reward_is_refused(saved: dict[str, Path]) -> None:
+    from rewardgym.agents.offline.training_reward import training_rewards
+    from rewardgym.errors import UserError
+    from rewardgym.wrappers.composition import RewardComposition, with_dense_labels
+
+    data = TrajectoryDataset.from_dir(saved["ds"])
+    dense = [np.full(len(ep), 10.0) for ep in data]
+    labelled = with_dense_labels(data, dense, source="test", composition=RewardComposition(0.5))
+    with pytest.raises(UserError, match=r"dense_weight=1e\+308.*not finite"):
+        training_rewards(labelled, OfflineConfig(reward="composed", dense_weight=1e308))
