@@ -100,7 +100,7 @@ COMMANDS: dict[tuple[str, ...], Command] = {
     ),
     ("demo",): Command(
         "rewardgym.benchmarks.demo:Demo",
-        "The main job: shopping baselines, then both suites at their quick presets.",
+        "The main job: the shop, embodied and live-store (fidelity) suites at their demo presets.",
     ),
 }
 
@@ -200,11 +200,20 @@ def _preset_name(args: Sequence[str], default: str, choices: Sequence[str]) -> s
     return name
 
 
-def _one_line_errors() -> contextlib.AbstractContextManager[None]:
+class _Unrecognized(Exception):
+    """Tokens tyro does not know (perhaps options placed after a subcommand they are not of)."""
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        super().__init__(tokens)
+        self.tokens = list(tokens)
+
+
+def _one_line_errors(*, unknown: bool = False) -> contextlib.AbstractContextManager[None]:
     """Let tyro hand a rejected value or a failed ``__post_init__`` to us as a UserError.
 
     tyro draws those in a box; through its (private, optional) parse-error hook they become
-    one line like every other user error. Without the hook, tyro's box stays.
+    one line like every other user error. Without the hook, tyro's box stays. With
+    ``unknown``, tokens tyro does not know raise :class:`_Unrecognized` (see :func:`_misplaced`).
     """
     try:
         from tyro import _errors
@@ -222,8 +231,51 @@ def _one_line_errors() -> contextlib.AbstractContextManager[None]:
             )
         if isinstance(event, _errors.InstantiationFailure):
             raise UserError(f"{flag}: {event.message}" if flag else event.message)
+        if isinstance(event, _errors.UnrecognizedArgs) and unknown:
+            raise _Unrecognized(event.tokens)
 
     return _errors.on_parse_error(hook)
+
+
+def _misplaced(prog: str, cli: Any, args: list[str], tokens: list[str]) -> str | None:
+    """One line saying where ``tokens`` go, if they are options of ``prog`` after a subcommand.
+
+    tyro applies an option to the subcommand just before it, so ``... algorithm:bc --n-steps
+    5`` offers ``--n-steps`` to ``algorithm:bc``, which has none. When the same argv with those
+    tokens moved before the subcommand parses (``cli(argv)`` fails for no unknown token), they
+    were only misplaced; otherwise None, and tyro's own message stands.
+    """
+    from tyro import _errors
+
+    if not tokens or tokens[0] not in args:
+        return None
+    first = args.index(tokens[0])
+    words = [i for i, a in enumerate(args[:first]) if ":" in a and not a.startswith("-")]
+    if not words:
+        return None
+    at = words[-1]
+    tail = list(args[at:])
+    for token in tokens:
+        if token not in tail:
+            return None
+        tail.remove(token)
+
+    def probe(event: Any) -> None:
+        raise _Unrecognized(getattr(event, "tokens", []))
+
+    with _errors.on_parse_error(probe):
+        try:
+            cli([*args[:at], *tokens, *tail])
+        except _Unrecognized as again:
+            if again.tokens:  # unknown before the subcommand too: not a misplaced option
+                return None
+        except (ValueError, SystemExit):
+            pass
+    flags = " ".join(t for t in tokens if t.startswith("-")) or " ".join(tokens)
+    return (
+        f"{flags} is an option of '{prog}', not of its subcommand {args[at]}: put it before "
+        f"{args[at]} ('{prog} {args[at]} --help' lists the subcommand's own options)"
+    )
 
 
 def parse_args(prog: str, cls: type[T], argv: Sequence[str] | None, description: str | None) -> T:
@@ -272,15 +324,27 @@ def build(args: Sequence[str]) -> Any:
                 f"\n\nDefaults shown are the '{name}' preset's; presets: {', '.join(presets)} "
                 "(--preset NAME --help shows another's)."
             )
-        with _one_line_errors(), flowing_docstrings():
+
+        def cli(argv: list[str]) -> Any:
             return tyro.cli(
                 cls,
-                args=rest,
+                args=argv,
                 default=default,
                 prog=prog,
                 description=description,
                 registry=help_registry(),
             )
+
+        with flowing_docstrings():
+            try:
+                with _one_line_errors(unknown=True):
+                    return cli(rest)
+            except _Unrecognized as unknown:
+                line = _misplaced(prog, cli, rest, unknown.tokens)
+                if line is not None:
+                    refuse(prog, line)
+            with _one_line_errors():  # tyro's own message for an unknown option
+                return cli(rest)
     except ValueError as err:  # a config's own validation (__post_init__) names the field
         refuse(prog, err)
 

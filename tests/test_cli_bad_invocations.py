@@ -110,6 +110,27 @@ ROWS: list[tuple[str, list[str], tuple[str, ...]]] = [
         ("validation-fraction 0",),
     ),
     ("train-sft-out-mine", ["train", "sft", "--out", "{mine}"], ("mine", "nothing there")),
+    # Issue 39 items 21 and 27: no split to play; an option after the algorithm's subcommand.
+    (
+        "eval-household-no-splits",
+        ["eval", "household", "--agent", "{ds}", "--splits", "--out", "{new}"],
+        ("splits is empty",),
+    ),
+    (
+        "train-offline-option-after-algorithm",
+        [
+            "train",
+            "offline",
+            "--dataset",
+            "{ds}",
+            "--out",
+            "{new}",
+            "algorithm:bc",
+            "--n-steps",
+            "5",
+        ],
+        ("--n-steps", "put it before algorithm:bc"),
+    ),
     ("train-sft-epochs-0", ["train", "sft", "--out", "{new}", "--epochs", "0"], ("epochs=0",)),
     (
         "train-grpo-reward-bogus",

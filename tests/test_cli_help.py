@@ -129,3 +129,14 @@ def test_help_promises_no_time_it_has_not_recorded(
     text = " ".join(_help(command, capsys).replace("│", " ").split())
     promise = re.search(r"(<=|≤|within|fits|about|a few)\s*\d*\s*(minutes?|min)\b", text)
     assert promise is None, f"rewardgym {command} --help promises {promise.group(0)!r}"
+
+
+def test_the_overview_says_what_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 39: demo runs three suites (shop, embodied, the live store's fidelity) at their demo presets."""
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("demo "))
+    for word in ("shop", "embodied", "fidelity", "demo presets"):
+        assert word in line, f"{word!r} missing from: {line}"
+    assert "both suites" not in line and "quick" not in line

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.agents.offline import BCSettings, OfflineConfig, train_offline
 from rewardgym.benchmarks.shop import breakdown, sweep
 from rewardgym.cli import main
-from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+from rewardgym.envs.trajectories import CollectConfig, TrajectoryDataset, collect_dataset
 
 LABEL = ["label", "coren", "--dataset", "{ds}", "--out", "{new}", "--no-minari"]
 OPENAI = [*LABEL, "--judge", "openai:http://127.0.0.1:9/v1"]
@@ -25,6 +26,9 @@ AB = ["simulate", "ab", "--out", "{new}", "--visits", "2"]
 FIDELITY = ["bench", "fidelity", "--preset", "tiny", "--out", "{new}"]
 SHOP = ["bench", "shop", "--preset", "tiny", "--out", "{new}"]
 SWEEP = ["--out", "{new}"]
+OFFLINE = ["train", "offline", "--dataset", "{ds}", "--out", "{new}"]
+EVAL = ["eval", "household", "--agent", "{agent}", "--out", "{new}"]
+SERVED = [*AB, "--policy", "openai:http://127.0.0.1:9/v1#m"]
 
 # (row id, entry point, argv, words the one line must contain)
 ROWS: list[tuple[str, Callable[[list[str]], None], list[str], tuple[str, ...]]] = [
@@ -83,6 +87,19 @@ ROWS: list[tuple[str, Callable[[list[str]], None], list[str], tuple[str, ...]]] 
         ["--sweep", "{damaged}", "--candidates", "base", "--out", "{new}"],
         ("sweep.json", "not a finished sweep"),
     ),
+    # Issue 39 item 8: train offline and eval household, refused before --out is claimed.
+    ("offline-n-steps-huge", main, [*OFFLINE, "--n-steps", "9" * 20], ("n_steps=", "1000000000")),
+    ("offline-threads-huge", main, [*OFFLINE, "--threads", "100000"], ("threads=100000",)),
+    ("offline-hidden-empty", main, [*OFFLINE, "--hidden-units"], ("hidden_units=[]",)),
+    ("offline-hidden-huge", main, [*OFFLINE, "--hidden-units", "200000"], ("hidden_units[0]",)),
+    ("offline-batch-huge", main, [*OFFLINE, "--batch-size", "10000000"], ("batch_size",)),
+    ("offline-vocab-1", main, [*OFFLINE, "--vocab-size", "1"], ("vocab_size=1",)),
+    ("offline-dense-unlabelled", main, [*OFFLINE, "--reward", "dense"], ("'dense'", "label")),
+    ("eval-tasks-99", main, [*EVAL, "--tasks", "99"], ("tasks has 99", "0..24")),
+    ("eval-tasks-none", main, [*EVAL, "--tasks"], ("tasks is empty",)),
+    ("eval-samples-huge", main, [*EVAL, "--samples", "10000000000"], ("samples",)),
+    ("eval-repeats-1000", main, [*EVAL, "--episodes-per-instruction", "1000"], ("1000",)),
+    ("served-prompt-100", main, [*SERVED, "--served.max-prompt-tokens", "100"], ("=100",)),
     (
         "breakdown-temperature-nan",
         breakdown.main,
@@ -101,7 +118,10 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (root / "pickled").mkdir()
     (root / "pickled" / "config.json").write_text('{"model_type": "qwen2"}')
     (root / "pickled" / "pytorch_model.bin").write_bytes(b"\x80\x04 a pickle")
-    return {k: str(root / k) for k in ("ds", "damaged", "pickled")}
+    data = TrajectoryDataset.from_dir(root / "ds")
+    config = OfflineConfig(algorithm=BCSettings(), n_steps=1, batch_size=4)
+    train_offline(data, config, progress=False).save(root / "agent")
+    return {k: str(root / k) for k in ("ds", "damaged", "pickled", "agent")}
 
 
 @pytest.mark.parametrize(

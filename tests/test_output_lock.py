@@ -107,3 +107,62 @@ def test_a_claim_is_reentrant_in_one_process_and_released_when_the_command_retur
     # The lock went with the command: another run takes the output, and this one is refused.
     with held_elsewhere("claim", out), pytest.raises(OutputBusyError):
         claim_output(out, "bench-shop", overwrite=False)
+
+
+PROBE = """
+import sys
+from rewardgym.errors import OutputBusyError
+from rewardgym.outputs import prepare_output
+try:
+    prepare_output(sys.argv[1], sys.argv[2], overwrite=True)
+except OutputBusyError:
+    sys.exit(3)
+"""
+"""A second process asking for an output as a second run would: exit 3 when it is busy."""
+
+
+def _busy_elsewhere(out: Path, kind: str) -> bool:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(out), kind], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode in (0, 3), done.stderr[-2000:]
+    return done.returncode == 3
+
+
+def test_train_offline_and_eval_household_hold_their_out_while_they_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39 item 6: a second run on the same --out is refused at once, not after its work."""
+    from rewardgym.agents.evaluation import household
+    from rewardgym.agents.evaluation.commands import OUTPUT_KIND
+    from rewardgym.agents.offline import agent as offline
+    from rewardgym.cli import main
+    from rewardgym.envs.trajectories import CollectConfig, collect_dataset
+
+    collect_dataset(CollectConfig(episodes=2, seed=1)).save(tmp_path / "ds", minari=False)
+    agent, evaluation = tmp_path / "agent", tmp_path / "eval"
+    seen: list[bool] = []
+    train, evaluate = offline.train_offline, household.evaluate_household
+
+    def training(*args: object, **kwargs: object) -> object:
+        seen.append(_busy_elsewhere(agent, offline.AGENT_KIND))
+        return train(*args, **kwargs)  # type: ignore[arg-type]
+
+    def evaluating(*args: object, **kwargs: object) -> object:
+        seen.append(_busy_elsewhere(evaluation, OUTPUT_KIND))
+        return evaluate(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(offline, "train_offline", training)
+    monkeypatch.setattr(household, "evaluate_household", evaluating)
+    train_argv = ["--n-steps", "2", "--batch-size", "8", "algorithm:bc"]
+    main(["train", "offline", "--dataset", str(tmp_path / "ds"), "--out", str(agent), *train_argv])
+    main(
+        [
+            "eval", "household", "--agent", str(agent), "--out", str(evaluation),
+            "--splits", "fine", "--tasks", "0", "--instructions-per-task", "1", "--samples", "10",
+        ]
+    )  # fmt: skip
+    assert seen == [True, True]
+    assert (agent / "agent.json").is_file() and (evaluation / "eval.json").is_file()
+    # Both let go when they returned: the next run takes the output.
+    assert not _busy_elsewhere(agent, offline.AGENT_KIND)

@@ -11,18 +11,24 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import tyro
 
 from rewardgym.agents.evaluation.bootstrap import cluster_weights, percentile_interval
 from rewardgym.agents.evaluation.household import EvalConfig, SplitResult
-from rewardgym.bounds import AT_LEAST_1, SEED, check_fields
+from rewardgym.bounds import SEED, between, check_fields
 from rewardgym.envs import HOUSEHOLD_ID
+
+if TYPE_CHECKING:
+    from rewardgym.agents.offline.agent import OfflineAgent
 
 OUTPUT_KIND = "household-eval"
 """The kind of an ``eval household --out`` directory (its ``.rewardgym-output.json`` marker)."""
+
+MAX_SAMPLES = 100_000
+"""Most bootstrap draws: each is a row of weights over every episode of a split."""
 
 METRICS: tuple[str, ...] = ("success", "cgc", "plan")
 """Per-episode scores (fractions) averaged into the table's SR, CGC and Plan."""
@@ -97,8 +103,8 @@ class EvalHousehold:
     """Directory for eval.json and eval.md (per-split figures and per-episode scores); none: print only."""
     overwrite: bool = False
     """Replace OUT when it holds an earlier eval of this command."""
-    samples: Annotated[int, AT_LEAST_1] = 2000
-    """Bootstrap draws of each interval."""
+    samples: Annotated[int, between(1, MAX_SAMPLES)] = 2000
+    """Bootstrap draws of each interval (1..100000)."""
     bootstrap_seed: Annotated[int, SEED] = 0
     """Seed of the bootstrap draws."""
 
@@ -107,18 +113,34 @@ class EvalHousehold:
         check_fields(self)
 
     def run(self) -> None:
-        """Load the agent (JSON and safetensors: no code runs), play the splits, print the table."""
-        from rich.console import Console
+        """Load the agent (JSON and safetensors: no code runs), play the splits, print the table.
 
-        from rewardgym.agents.evaluation.household import evaluate_household
+        OUT is checked first, then the agent and the task ids; only then is OUT held
+        (``outputs.atomic_output``) while the splits play, so a second eval on it is refused
+        at once, and eval.json and eval.md appear there together.
+        """
+        from rewardgym.agents.evaluation.household import checked_tasks
         from rewardgym.agents.offline.agent import OfflineAgent
-        from rewardgym.atomic import write_json_atomic
         from rewardgym.outputs import atomic_output, prepare_output
 
         if self.out is not None:
             prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)
         agent = OfflineAgent.load(self.agent)
         config = self.episodes.config(agent.env_id)
+        checked_tasks(config)
+        if self.out is None:
+            self._evaluate(agent, config, None)
+            return
+        with atomic_output(self.out, OUTPUT_KIND, overwrite=self.overwrite) as tmp:
+            self._evaluate(agent, config, tmp)
+
+    def _evaluate(self, agent: OfflineAgent, config: EvalConfig, tmp: Path | None) -> None:
+        """Play the splits, print the table and, with ``tmp``, write eval.json and eval.md there."""
+        from rich.console import Console
+
+        from rewardgym.agents.evaluation.household import evaluate_household
+        from rewardgym.atomic import write_json_atomic
+
         results = evaluate_household(agent, config)
         rows = {
             split: split_summary(result, samples=self.samples, seed=self.bootstrap_seed)
@@ -127,7 +149,7 @@ class EvalHousehold:
         text = table(rows)
         title = f"{agent.name} from {self.agent} on {agent.env_id}"
         Console(soft_wrap=True).print(f"{title}\n\n{text}", markup=False, highlight=False)
-        if self.out is None:
+        if tmp is None:
             return
         record = {
             "agent": str(self.agent),
@@ -138,9 +160,8 @@ class EvalHousehold:
             "splits": rows,
             "episodes": {split: result.episodes() for split, result in results.items()},
         }
-        with atomic_output(self.out, OUTPUT_KIND, overwrite=self.overwrite) as tmp:
-            write_json_atomic(tmp / "eval.json", record)
-            (tmp / "eval.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+        write_json_atomic(tmp / "eval.json", record)
+        (tmp / "eval.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
 
 
-__all__ = ["EpisodeOptions", "EvalHousehold", "split_summary", "table"]
+__all__ = ["MAX_SAMPLES", "EpisodeOptions", "EvalHousehold", "split_summary", "table"]

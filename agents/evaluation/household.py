@@ -26,6 +26,7 @@ import numpy as np
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, between, check_fields
 from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID
 from rewardgym.envs.household.engine.metrics import EpisodeScore, score_episode, summarize
+from rewardgym.errors import UserError
 
 SPLITS: dict[str, tuple[str, str]] = {
     "validation": ("train", "default"),
@@ -38,6 +39,8 @@ SPLITS: dict[str, tuple[str, str]] = {
 TEST_SPLITS: tuple[str, ...] = ("fine", "abstract", "shifted-fine", "shifted-abstract")
 """The held-out splits, read only for the final tables."""
 _V0_KINDS = {"fine": "fine-grained", "abstract": "abstract", "train": "train"}
+MAX_EPISODES_PER_INSTRUCTION = 100
+"""Most episodes per instruction: a split's episodes are all played at once, in lock-step."""
 
 
 class BatchPolicy(Protocol):
@@ -60,10 +63,10 @@ class EvalConfig:
     """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"."""
     instructions_per_task: Annotated[int, between(1, 5)] = 5
     """Instructions per task and split (1..5; COREN uses all 5)."""
-    episodes_per_instruction: Annotated[int, AT_LEAST_1] = 1
-    """Episodes (placements and start rooms) per instruction."""
+    episodes_per_instruction: Annotated[int, between(1, MAX_EPISODES_PER_INSTRUCTION)] = 1
+    """Episodes (placements and start rooms) per instruction (1..100)."""
     tasks: tuple[Annotated[int, NON_NEGATIVE], ...] | None = None
-    """Task ids to play (all 25 when None)."""
+    """Task ids to play (all 25 when None; each one of the env's, e.g. 0..24)."""
     max_steps: Annotated[int, AT_LEAST_1] | None = None
     """Step limit of an episode (None: the env's own)."""
     seed: Annotated[int, SEED] = 0
@@ -77,9 +80,13 @@ class EvalConfig:
                 f"EvalConfig.env_id={self.env_id!r}: use rewardgym/Household-v1 or "
                 "rewardgym/Household-v0 (an id from a command line is never imported as code)"
             )
+        if not self.splits:
+            raise ValueError(f"EvalConfig.splits is empty: name at least one of {tuple(SPLITS)}")
         for split in self.splits:
             if split not in SPLITS:
                 raise ValueError(f"EvalConfig.splits has {split!r}: use {tuple(SPLITS)}")
+        if self.tasks is not None and not self.tasks:
+            raise ValueError("EvalConfig.tasks is empty: name task ids, or leave it unset for all")
 
 
 @dataclass
@@ -148,11 +155,24 @@ def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
     return gym.make(config.env_id, **kwargs).unwrapped
 
 
+def checked_tasks(config: EvalConfig, split: str | None = None) -> tuple[int, ...]:
+    """The task ids ``config`` plays (all of the env's when unset); ``UserError`` for one it lacks."""
+    env = _make(config, split or config.splits[0])
+    n_tasks = len(getattr(env, "task_ids", ()))
+    env.close()
+    if config.tasks is None:
+        return tuple(range(n_tasks))
+    unknown = [task for task in config.tasks if task >= n_tasks]
+    if unknown:
+        raise UserError(
+            f"EvalConfig.tasks has {unknown[0]}: {config.env_id} has task ids 0..{n_tasks - 1}"
+        )
+    return config.tasks
+
+
 def episode_starts(config: EvalConfig, split: str) -> list[tuple[int, dict[str, Any]]]:
     """The (seed, reset options) of every episode of one split: task, instruction, repeat."""
-    env = _make(config, split)
-    n_tasks = len(getattr(env, "task_ids", ()))
-    tasks = config.tasks if config.tasks is not None else tuple(range(n_tasks))
+    tasks = checked_tasks(config, split)
     root = np.random.SeedSequence([config.seed, list(SPLITS).index(split), 7919])
     starts = []
     for task in tasks:
@@ -284,6 +304,7 @@ def random_executable_success(
 
 
 __all__ = [
+    "MAX_EPISODES_PER_INSTRUCTION",
     "SPLITS",
     "TEST_SPLITS",
     "BatchPolicy",

@@ -94,6 +94,7 @@ class ServedConfig:
     def __post_init__(self) -> None:
         """Refuse counts, budgets and seconds outside their range before any request."""
         check_fields(self)
+        ServedPrompts(PromptConfig(max_prompt_tokens=self.max_prompt_tokens))  # room for context
 
 
 def is_served(spec: str) -> bool:
@@ -146,7 +147,7 @@ class ServedPrompts:
         fixed = approx_token_count(self._frame(TRUNCATED))
         self.context_budget = config.max_prompt_tokens - fixed - _MARGIN
         if self.context_budget < 16:
-            raise ValueError(
+            raise UserError(
                 f"PromptConfig.max_prompt_tokens={config.max_prompt_tokens} leaves "
                 f"{self.context_budget} tokens of context after the {fixed}-token instructions; "
                 "raise it"

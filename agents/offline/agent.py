@@ -11,6 +11,7 @@ directory (safetensors weights and JSON configs: loading never unpickles).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from rewardgym.bounds import strict_json
 from rewardgym.embeddings import CachedEmbedder
 from rewardgym.envs.registration import check_registered
 from rewardgym.envs.trajectories.encoding import ObservationEncoder
+from rewardgym.errors import DataValidationError, TrainingDiverged
 from rewardgym.outputs import atomic_output
 from rewardgym.progress import progress_bar
 from rewardgym.threads import torch_threads
@@ -49,6 +51,8 @@ LEGACY_MODEL_FILE = "model.d3"
 META_FILE = "agent.json"
 FORMAT_VERSION = 2
 AGENT_KIND = "offline-agent"
+DIVERGENCE_CHECK_STEPS = 100
+"""Steps between two checks that the weights are finite while training (and after the last)."""
 
 
 class OfflineAgent:
@@ -90,6 +94,19 @@ class OfflineAgent:
         algorithm, its shapes and factories, as JSON). The directory is written beside ``path``
         and renamed into place when complete; ``path`` must be new, empty, or an agent saved
         here before (replaced only with ``overwrite=True``).
+        An agent whose weights are NaN or infinite is refused with
+        :class:`~rewardgym.errors.TrainingDiverged` and nothing is written.
+        """
+        check_finite_weights(self.algo, self.name)
+        with atomic_output(path, AGENT_KIND, overwrite=overwrite) as tmp:
+            self.write_into(tmp)
+        return absolute(path)
+
+    def write_into(self, directory: str | Path) -> None:
+        """Write ``save``'s two files into the existing ``directory`` (for a larger atomic output).
+
+        Use :meth:`save` unless you hold the output yourself, as ``rewardgym train offline``
+        does (it claims ``--out`` before training, so a second run on it is refused at once).
         """
         from d3rlpy import __version__ as d3rlpy_version
         from d3rlpy.base import LearnableConfigWithShape
@@ -98,6 +115,7 @@ class OfflineAgent:
         impl = self.algo.impl
         if impl is None:
             raise ValueError("OfflineAgent.save: the algorithm has not been built or fitted")
+        check_finite_weights(self.algo, self.name)
         shaped = LearnableConfigWithShape(
             observation_shape=impl.observation_shape,
             action_size=impl.action_size,
@@ -114,11 +132,10 @@ class OfflineAgent:
             "env_id": self.env_id,
             "d3rlpy": {"version": d3rlpy_version, "config": json.loads(shaped.serialize())},
         }
-        with atomic_output(path, AGENT_KIND, overwrite=overwrite) as tmp:
-            save_file(tensors, str(tmp / WEIGHTS_FILE))
-            text = strict_json(meta, Path(path) / META_FILE, indent=2)
-            (tmp / META_FILE).write_text(text, encoding="utf-8")
-        return absolute(path)
+        out = Path(directory)
+        save_file(tensors, str(out / WEIGHTS_FILE))
+        text = strict_json(meta, out / META_FILE, indent=2)
+        (out / META_FILE).write_text(text, encoding="utf-8")
 
     @classmethod
     def load(
@@ -131,6 +148,12 @@ class OfflineAgent:
         file executes on load. Such a file is read (through ``d3rlpy.load_learnable``) only
         with ``trust=True``; pass it only for files you made yourself, then save the agent
         again to convert it.
+
+        A damaged or crafted agent is refused with
+        :class:`~rewardgym.errors.DataValidationError` naming the file and the field, before
+        any network is built: ``agent.json`` must be an agent's metadata whose config and
+        d3rlpy config agree (algorithm and encoder), whose shapes fit the env, and whose
+        networks have exactly the tensors and shapes of the weights file's header.
         """
         import gymnasium as gym
 
@@ -144,17 +167,31 @@ class OfflineAgent:
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise ValueError(f"{meta_path}: not readable JSON ({err})") from err
+            raise DataValidationError(f"{meta_path}: not readable JSON ({err})") from err
         except RecursionError:  # json.loads recurses once per level of nesting
-            raise ValueError(f"{meta_path}: nested too deeply to be an agent's metadata") from None
+            raise DataValidationError(
+                f"{meta_path}: nested too deeply to be an agent's metadata"
+            ) from None
         if not isinstance(meta, dict) or "config" not in meta or "env_id" not in meta:
-            raise ValueError(f"{meta_path}: not an agent's metadata (no config or env_id)")
+            raise DataValidationError(f"{meta_path}: not an agent's metadata (no config or env_id)")
         # A file never chooses code: only an env rewardgym registers is made (gym.make would
         # import the module of a ``module:Env`` id), and before any weights are read.
-        env_id = check_registered(meta["env_id"], source=str(meta_path))
-        config = OfflineConfig.from_dict(meta["config"])
+        try:
+            env_id = check_registered(meta["env_id"], source=str(meta_path))
+        except ValueError as err:
+            raise DataValidationError(str(err)) from None
+        config = _saved_config(meta["config"], meta_path)
+        env = gym.make(env_id)
+        space, actions = env.observation_space, env.action_space
+        env.close()
+        if not isinstance(space, gym.spaces.Dict) or not isinstance(actions, gym.spaces.Discrete):
+            raise TypeError(f"{env_id} has a non-Dict observation or non-Discrete action space")
+        encoder = make_observation_encoder(
+            config.encoding, space, embedder, None, config.token_length, config.vocab_size
+        )
         if (root / WEIGHTS_FILE).is_file():
-            algo = _load_weights(root, meta)
+            shape = ((encoder.size,), int(actions.n))
+            algo = _load_weights(root, meta, config, shape)
         elif (root / LEGACY_MODEL_FILE).is_file():
             if not trust:
                 raise PermissionError(
@@ -167,33 +204,139 @@ class OfflineAgent:
             algo = d3rlpy.load_learnable(str(root / LEGACY_MODEL_FILE))
         else:
             raise FileNotFoundError(f"{root}: no {WEIGHTS_FILE} beside {META_FILE}")
-        env = gym.make(env_id)
-        space = env.observation_space
-        env.close()
-        if not isinstance(space, gym.spaces.Dict):
-            raise TypeError(f"{env_id} has a non-Dict observation space {space}")
-        encoder = make_observation_encoder(
-            config.encoding, space, embedder, None, config.token_length, config.vocab_size
-        )
         return cls(algo, encoder, config, env_id)
 
 
-def _load_weights(root: Path, meta: dict[str, Any]) -> Any:
-    """Rebuild the d3rlpy algorithm from its JSON config and load its safetensors weights."""
+def _saved_config(data: object, meta_path: Path) -> OfflineConfig:
+    """The ``config`` of an ``agent.json``, or a ``DataValidationError`` naming the field."""
+    if not isinstance(data, dict) or not isinstance(data.get("algorithm"), dict):
+        raise DataValidationError(
+            "must be an object whose 'algorithm' is an object with a 'name'",
+            source=str(meta_path),
+            field_name="config",
+            value=data,
+        )
+    try:
+        return OfflineConfig.from_dict(data)
+    except (KeyError, TypeError, ValueError) as err:
+        raise DataValidationError(
+            f"not a training config rewardgym wrote ({err})",
+            source=str(meta_path),
+            field_name="config",
+        ) from None
+
+
+def _tensor_shapes(path: Path) -> dict[str, tuple[int, ...]]:
+    """Name -> shape of every tensor in a safetensors file, read from its header alone."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as weights:
+            names = weights.keys()  # a safe_open handle is not iterable itself
+            return {key: tuple(weights.get_slice(key).get_shape()) for key in names}
+    except (SafetensorError, OSError, ValueError) as err:
+        raise DataValidationError(
+            f"not a readable safetensors file ({err}); train and save the agent again",
+            source=str(path),
+        ) from None
+
+
+def _load_weights(
+    root: Path, meta: dict[str, Any], config: OfflineConfig, shape: tuple[tuple[int], int]
+) -> Any:
+    """Rebuild the d3rlpy algorithm from its JSON config and load its safetensors weights.
+
+    Everything is cross-checked before a network is built: the d3rlpy config must be the
+    algorithm and encoder ``config`` names, its observation shape and action count must be
+    ``shape`` (the env's), and its networks, laid out on torch's ``meta`` device (shapes
+    only, no memory), must hold exactly the tensors and shapes of the weights file's header.
+    """
+    import torch
     from d3rlpy.base import LearnableConfigWithShape
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
+
+    meta_path = root / META_FILE
+
+    def refuse(message: str, field: str, value: Any) -> DataValidationError:
+        return DataValidationError(message, source=str(meta_path), field_name=field, value=value)
 
     try:
         shaped = LearnableConfigWithShape.deserialize(json.dumps(meta["d3rlpy"]["config"]))
-    except (KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"{root / META_FILE}: no usable d3rlpy config ({err})") from err
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise refuse(f"not a usable d3rlpy config ({err})", "d3rlpy.config", None) from None
+    expected = make_algo_config(config)
+    if type(shaped.config) is not type(expected):
+        raise refuse(
+            f"is {type(shaped.config).__name__} but config.algorithm names {config.algorithm_name}",
+            "d3rlpy.config",
+            shaped.config.get_type(),
+        )
+    for field in dataclasses.fields(expected):
+        if field.name.endswith("encoder_factory"):
+            mine, theirs = getattr(expected, field.name), getattr(shaped.config, field.name)
+            if mine != theirs:
+                raise refuse(
+                    f"is not the encoder config describes ({mine})",
+                    f"d3rlpy.config.{field.name}",
+                    theirs,
+                )
+    found = (tuple(shaped.observation_shape), int(shaped.action_size))
+    if found != shape:
+        raise refuse(
+            f"(observation shape, action count) must be {shape}, those of {meta['env_id']}",
+            "d3rlpy.config",
+            found,
+        )
+    weights_path = root / WEIGHTS_FILE
+    stored = _tensor_shapes(weights_path)
+    with torch.device("meta"):  # the networks' shapes, no memory allocated
+        layout = shaped.create(device="meta")
+    wanted = {
+        f"{name}.{key}": tuple(value.shape)
+        for name, module in layout.impl.modules.get_torch_modules().items()
+        for key, value in module.state_dict().items()
+    }
+    if stored != wanted:
+        missing = sorted(set(wanted) - set(stored))
+        extra = sorted(set(stored) - set(wanted))
+        odd = [k for k in sorted(set(wanted) & set(stored)) if wanted[k] != stored[k]]
+        if missing:
+            problem = f"tensor {missing[0]} is missing ({len(missing)} missing)"
+        elif extra:
+            problem = f"tensor {extra[0]} is not one of the networks' ({len(extra)} such)"
+        else:
+            problem = f"tensor {odd[0]} is {list(stored[odd[0]])}, not {list(wanted[odd[0]])}"
+        raise DataValidationError(
+            f"{weights_path}: {problem}; it does not hold the weights {meta_path} describes "
+            f"({config.algorithm_name}, hidden units {list(config.hidden_units)})"
+        )
     algo = shaped.create(device=False)
-    tensors = load_file(str(root / WEIGHTS_FILE))
-    for name, module in algo.impl.modules.get_torch_modules().items():
-        prefix = f"{name}."
-        state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
-        module.load_state_dict(state)
+    try:
+        tensors = load_file(str(weights_path))
+        for name, module in algo.impl.modules.get_torch_modules().items():
+            prefix = f"{name}."
+            state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
+            module.load_state_dict(state)
+    except (SafetensorError, OSError, RuntimeError, ValueError) as err:
+        raise DataValidationError(
+            f"{weights_path}: the weights cannot be read ({err}); train and save the agent again"
+        ) from None
     return algo
+
+
+def check_finite_weights(algo: Any, name: str, step: int | None = None) -> None:
+    """Raise :class:`TrainingDiverged` when a weight of ``algo``'s networks is NaN or infinite."""
+    import torch
+
+    for module_name, module in algo.impl.modules.get_torch_modules().items():
+        for key, value in module.state_dict().items():
+            if value.is_floating_point() and not bool(torch.isfinite(value).all()):
+                at = f" at step {step}" if step is not None else ""
+                raise TrainingDiverged(
+                    f"{name} diverged{at}: weight {module_name}.{key} is NaN or infinite, so "
+                    "nothing was saved; lower --learning-rate, or check the data set's rewards"
+                )
 
 
 def encoder_for_dataset(
@@ -239,16 +382,30 @@ def fit_mdp(
         with progress_bar(
             total=config.n_steps, desc=name, unit="step", disable=not progress
         ) as bar:
-            algo.fit(  # d3rlpy's own bar would redraw every 10 steps, even in a log
+
+            def each_step(algo: Any, epoch: int, step: int) -> None:
+                bar.update()
+                if step % DIVERGENCE_CHECK_STEPS == 0:
+                    check_finite_weights(algo, name, step)
+
+            results = algo.fit(  # d3rlpy's own bar would redraw every 10 steps, even in a log
                 mdp,
                 n_steps=config.n_steps,
                 n_steps_per_epoch=config.n_steps,
                 show_progress=False,
-                callback=lambda *_: bar.update(),
+                callback=each_step,
                 save_interval=config.n_steps + 1,
                 logger_adapter=NoopAdapterFactory(),
             )
         elapsed = time.perf_counter() - start
+        check_finite_weights(algo, name, config.n_steps)
+        for _, losses in results:
+            for loss, value in losses.items():
+                if not np.isfinite(value):
+                    raise TrainingDiverged(
+                        f"{name} diverged: its mean {loss} is {value}, so nothing was saved; "
+                        "lower --learning-rate, or check the data set's rewards"
+                    )
     agent = OfflineAgent(algo, encoder, config, env_id)
     agent.train_seconds = elapsed
     agent.steps_per_second = config.n_steps / max(elapsed, 1e-9)
@@ -293,6 +450,7 @@ __all__ = [
     "META_FILE",
     "WEIGHTS_FILE",
     "OfflineAgent",
+    "check_finite_weights",
     "encoder_for_dataset",
     "fit_mdp",
     "train_offline",

@@ -73,20 +73,25 @@ class TrainOffline:
     def run(self) -> None:
         """Read the data set, train, save the agent atomically and print what it learned from.
 
-        OUT is checked before training (new, empty, or with --overwrite an agent saved here);
-        the reward is decided from the data set's recorded composition unless --reward and
-        --dense-weight say otherwise, and ``agent.json`` records the choice made.
+        OUT is checked first (new, empty, or with --overwrite an agent saved here), then the
+        data set is read and the reward decided from its recorded composition unless --reward
+        and --dense-weight say otherwise (``agent.json`` records the choice made). Only then
+        is OUT held (``outputs.atomic_output``): a second run on it is refused at once, and the
+        agent appears there whole once trained. A training that diverges saves nothing.
         """
         from rich.console import Console
 
         from rewardgym.agents.offline.agent import AGENT_KIND, train_offline
+        from rewardgym.agents.offline.training_reward import training_config
         from rewardgym.envs.trajectories import TrajectoryDataset
-        from rewardgym.outputs import prepare_output
+        from rewardgym.outputs import atomic_output, prepare_output
 
-        prepare_output(self.out, AGENT_KIND, overwrite=self.overwrite)
+        path = prepare_output(self.out, AGENT_KIND, overwrite=self.overwrite)
         data = TrajectoryDataset.from_dir(self.dataset)
-        agent = train_offline(data, self.offline_config())
-        path = agent.save(self.out, overwrite=self.overwrite)
+        config = training_config(data, self.offline_config())
+        with atomic_output(path, AGENT_KIND, overwrite=self.overwrite) as tmp:
+            agent = train_offline(data, config)
+            agent.write_into(tmp)
         used = agent.config
         Console(soft_wrap=True).print(
             f"{agent.name} trained {used.n_steps} steps on {len(data)} episodes of {data.env_id} "

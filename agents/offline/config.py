@@ -20,7 +20,7 @@ from rewardgym.agents.offline.algorithm import AlgorithmSettings
 from rewardgym.agents.offline.bc import BCSettings
 from rewardgym.agents.offline.cql import CQLSettings
 from rewardgym.agents.offline.iql_settings import IQLSettings
-from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, Range, check_fields
+from rewardgym.bounds import NON_NEGATIVE, POSITIVE, SEED, Range, between, check_fields
 from rewardgym.wrappers.composition import RewardComposition
 
 ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
@@ -32,6 +32,17 @@ ALGORITHMS: dict[str, type[AlgorithmSettings]] = {
 
 ENCODINGS: tuple[str, ...] = ("structured", "text", "tokens")
 """The observation encodings an offline agent can use (see ``encoders.py``)."""
+
+MAX_STEPS = 10**9
+"""Most gradient steps of one run (about four months at this machine's 80 steps a second)."""
+MAX_WIDTH = 1 << 16
+"""Widest hidden layer, batch and token window: beyond it one layer alone needs gigabytes."""
+MAX_LAYERS = 16
+"""Most hidden layers of an MLP encoder."""
+MAX_VOCAB = 1 << 22
+"""Largest hashed vocabulary of the "tokens" encoding."""
+MAX_THREADS = 1024
+"""Most torch CPU threads (torch crashes when asked for tens of thousands)."""
 
 RewardChoice = Literal["success", "dense", "composed"]
 REWARDS: tuple[str, ...] = ("success", "dense", "composed")
@@ -58,23 +69,23 @@ class OfflineConfig:
     """The algorithm and its own settings: CQLSettings, IQLSettings or BCSettings."""
     encoding: str = "structured"
     """Observation encoding: "structured", "text" (MiniLM of the text) or "tokens" (transformer)."""
-    n_steps: Annotated[int, AT_LEAST_1] = 20_000
+    n_steps: Annotated[int, between(1, MAX_STEPS)] = 20_000
     """Gradient steps."""
-    batch_size: Annotated[int, AT_LEAST_1] = 64
+    batch_size: Annotated[int, between(1, MAX_WIDTH)] = 64
     """Mini-batch size."""
     learning_rate: Annotated[float, POSITIVE] = 1e-4
     """Learning rate of every network (COREN: 1e-4)."""
     gamma: Annotated[float, Range(gt=0, le=1)] = 0.99
     """Discount factor (COREN: 0.99)."""
-    hidden_units: tuple[Annotated[int, AT_LEAST_1], ...] = (256, 256)
-    """Hidden layers of the MLP encoders ("structured" and "text" encodings)."""
-    token_length: Annotated[int, AT_LEAST_1] = 160
+    hidden_units: tuple[Annotated[int, between(1, MAX_WIDTH)], ...] = (256, 256)
+    """Hidden layers of the MLP encoders ("structured" and "text" encodings): 1 to 16 widths."""
+    token_length: Annotated[int, between(1, MAX_WIDTH)] = 160
     """"tokens" encoding: token ids per observation."""
-    vocab_size: Annotated[int, AT_LEAST_1] = 4096
+    vocab_size: Annotated[int, between(2, MAX_VOCAB)] = 4096
     """"tokens" encoding: size of the hashed vocabulary."""
     seed: Annotated[int, SEED] = 0
     """Seed of the network initialisation and of mini-batch sampling."""
-    threads: Annotated[int, AT_LEAST_1] = 1
+    threads: Annotated[int, between(1, MAX_THREADS)] = 1
     """Torch CPU threads while training (1 avoids oversubscription when runs go in parallel)."""
     reward: RewardChoice | None = None
     """The reward learned from: "success" (the data set's `rewards` column, the success flag),
@@ -94,6 +105,11 @@ class OfflineConfig:
             raise TypeError(
                 f"OfflineConfig.algorithm={self.algorithm!r}: pass settings such as "
                 f"CQLSettings() (registry: {tuple(ALGORITHMS)})"
+            )
+        if not 1 <= len(self.hidden_units) <= MAX_LAYERS:
+            raise ValueError(
+                f"OfflineConfig.hidden_units={list(self.hidden_units)}: give 1 to {MAX_LAYERS} "
+                "layer widths, e.g. --hidden-units 256 256"
             )
         if self.encoding not in ENCODINGS:
             raise ValueError(f"OfflineConfig.encoding={self.encoding!r}: use one of {ENCODINGS}")
@@ -165,6 +181,11 @@ class OfflineConfig:
 __all__ = [
     "ALGORITHMS",
     "ENCODINGS",
+    "MAX_LAYERS",
+    "MAX_STEPS",
+    "MAX_THREADS",
+    "MAX_VOCAB",
+    "MAX_WIDTH",
     "REWARDS",
     "AlgorithmSettings",
     "OfflineConfig",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rewardgym.agents.offline.config import OfflineConfig
+from rewardgym.errors import UserError
 from rewardgym.wrappers.composition import COMPOSITION_KEY, compose_rewards, recorded_composition
 
 if TYPE_CHECKING:
@@ -36,13 +37,15 @@ def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineCo
     ``reward`` and ``dense_weight`` are both set), one where only some episodes have a dense
     column, and one whose ``rewards`` no longer hold the success flag
     (``TrajectoryDataset.with_rewards`` replaced them, e.g. with an already composed reward)
-    while a dense column is there too, since composing again would count it twice.
+    while a dense column is there too, since composing again would count it twice. Each
+    refusal is a :class:`~rewardgym.errors.UserError` (a ``ValueError``): the command prints
+    it as one line, before its ``--out`` is claimed.
     """
     missing = [ep.episode_id for ep in data if ep.dense_rewards is None]
     has_dense = len(data) > 0 and not missing
     dense_source = data.info.get("dense_reward_source", "unknown")
     if config.reward in ("dense", "composed") and missing:
-        raise ValueError(
+        raise UserError(
             f"OfflineConfig.reward={config.reward!r} needs a dense reward per step, but episodes "
             f"{missing[:5]} of the {data.env_id} data set have none ({len(missing)} of "
             f"{len(data)}); label it first (`rewardgym label coren`, or with_dense_labels with "
@@ -52,7 +55,7 @@ def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineCo
         return config
     if config.reward is None:
         if missing and len(missing) < len(data):
-            raise ValueError(
+            raise UserError(
                 f"{len(missing)} of {len(data)} episodes of the {data.env_id} data set have no "
                 f"dense reward (e.g. {missing[:5]}); set OfflineConfig.reward: 'success' ignores "
                 "the dense column, 'dense' or 'composed' need one in every episode"
@@ -61,7 +64,7 @@ def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineCo
             return config.replace(reward="success")
         source = data.info.get("reward_source", SUCCESS_REWARD_SOURCE)
         if source != SUCCESS_REWARD_SOURCE:
-            raise ValueError(
+            raise UserError(
                 f"the {data.env_id} data set's rewards were replaced ({source!r}) and it also has "
                 f"a dense column ({dense_source!r}): composing them would count the dense reward "
                 "twice; set OfflineConfig.reward ('success' trains on the rewards as they are, "
@@ -76,7 +79,7 @@ def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineCo
             for name in ("reward", "dense_weight")
             if getattr(config, name) is None
         ]
-        raise ValueError(
+        raise UserError(
             f"the {data.env_id} data set has dense labels ({dense_source!r}) but records no "
             f"reward composition (info[{COMPOSITION_KEY!r}] in its metadata), so the reward to "
             f"train on would be a guess: set {' and '.join(unset)} (reward 'composed' or "
@@ -86,7 +89,7 @@ def training_config(data: TrajectoryDataset, config: OfflineConfig) -> OfflineCo
     reward = config.reward
     if reward is None:
         if recorded.success_weight not in (0.0, 1.0):
-            raise ValueError(
+            raise UserError(
                 f"the {data.env_id} data set records success_weight={recorded.success_weight}; "
                 "OfflineConfig trains on the success flag at weight 1 ('composed') or 0 "
                 "('dense'): set OfflineConfig.reward and OfflineConfig.dense_weight"
@@ -111,7 +114,14 @@ def composed_rewards(data: TrajectoryDataset, config: OfflineConfig) -> list[np.
                 f"episode {ep.episode_id} of the {data.env_id} data set has no dense reward: "
                 "decide the reward with training_config(data, config) first"
             )
-        out.append(compose_rewards(ep.rewards, ep.dense_rewards, composition))
+        with np.errstate(over="ignore"):
+            rewards = compose_rewards(ep.rewards, ep.dense_rewards, composition)
+        if not np.isfinite(rewards).all():
+            raise UserError(
+                f"OfflineConfig.dense_weight={config.dense_weight}: the composed reward of "
+                f"episode {ep.episode_id} is not finite; use a smaller --dense-weight"
+            )
+        out.append(rewards)
     return out
 
 

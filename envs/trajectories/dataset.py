@@ -30,6 +30,7 @@ import pyarrow as pa
 from rewardgym.atomic import absolute, write_json_atomic
 from rewardgym.envs.trajectories.episode import Episode
 from rewardgym.envs.trajectories.layout import DATASET_KIND, FORMAT_VERSION, METADATA_FILE
+from rewardgym.errors import DataValidationError
 from rewardgym.outputs import atomic_output
 
 if TYPE_CHECKING:
@@ -214,15 +215,15 @@ class TrajectoryDataset:
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise ValueError(
+            raise DataValidationError(
                 f"{meta_path}: not readable JSON ({err}); collect the data set again"
             ) from err
         except RecursionError:  # json.loads recurses once per level of nesting
-            raise ValueError(
+            raise DataValidationError(
                 f"{meta_path}: nested too deeply to be a data set's metadata; collect it again"
             ) from None
         if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
-            raise ValueError(
+            raise DataValidationError(
                 f"{meta_path} has format_version "
                 f"{meta.get('format_version') if isinstance(meta, dict) else None!r}; this rewardgym "
                 f"reads version {FORMAT_VERSION}: collect the data set again"
@@ -230,7 +231,7 @@ class TrajectoryDataset:
         env_id, env_kwargs, action_names, schema, info = _checked_metadata(meta, meta_path)
         episodes_table = _read_table(root / "episodes.arrow")
         steps = _read_table(root / "steps.arrow")
-        episodes = _episodes_from_tables(episodes_table, steps, schema)
+        episodes = _episodes_from_tables(episodes_table, steps, schema, root)
         _check_actions(episodes, action_names, meta_path)
         return cls(episodes, env_id, env_kwargs, action_names, schema, info)
 
@@ -299,8 +300,8 @@ def _checked_metadata(
     from rewardgym.envs import TRAJECTORY_REPLAY_ID
     from rewardgym.envs.registration import check_registered
 
-    def bad(what: str) -> ValueError:
-        return ValueError(f"{meta_path}: {what}; collect the data set again")
+    def bad(what: str) -> DataValidationError:
+        return DataValidationError(f"{meta_path}: {what}; collect the data set again")
 
     missing = [
         k for k in ("env_id", "env_kwargs", "action_names", "schema", "info") if k not in meta
@@ -336,7 +337,7 @@ def _check_actions(
         return
     low, high = min(int(a.min()) for a in actions), max(int(a.max()) for a in actions)
     if low < 0 or high >= len(action_names):
-        raise ValueError(
+        raise DataValidationError(
             f"{meta_path} lists {len(action_names)} action_names but steps.arrow holds action "
             f"ids {low}..{high} (valid: 0..{len(action_names) - 1}); the data set is damaged, "
             "collect it again"
@@ -359,7 +360,7 @@ def _read_table(path: Path) -> pa.Table:
         with pa.memory_map(str(path), "r") as source:
             return pa.ipc.open_file(source).read_all()
     except (pa.ArrowException, OSError) as err:
-        raise ValueError(
+        raise DataValidationError(
             f"{path}: not a readable Arrow file ({err}); the data set is damaged, collect it again"
         ) from err
 
@@ -388,54 +389,171 @@ def _decode_field(spec: FieldSpec, column: pa.ChunkedArray) -> Any:
     return values.reshape(len(array), *spec.shape)
 
 
-def _episodes_from_tables(
-    episodes_table: pa.Table, steps: pa.Table, schema: dict[str, FieldSpec]
-) -> list[Episode]:
-    meta = episodes_table.to_pydict()
-    lengths = np.asarray(meta["length"], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
-    if int((lengths + 1).sum()) != steps.num_rows:
-        raise ValueError(
-            f"steps.arrow has {steps.num_rows} rows but episodes.arrow implies "
-            f"{int((lengths + 1).sum())}; the data set is corrupt, collect it again"
+EPISODE_COLUMNS: tuple[str, ...] = (
+    "episode_id",
+    "seed",
+    "task_id",
+    "task_name",
+    "instruction",
+    "instruction_kind",
+    "layout",
+    "success",
+    "final_cgc",
+    "length",
+    "extras",
+)
+"""The columns of ``episodes.arrow``, one row per episode."""
+STEP_COLUMNS: dict[str, Any] = {
+    "action": np.int64,
+    "reward": np.float64,
+    "terminated": np.bool_,
+    "truncated": np.bool_,
+    "executable": np.bool_,
+    "expert": np.bool_,
+}
+"""The columns of ``steps.arrow`` besides the observations (``obs.NAME``) and ``dense_reward``,
+with the type each is read as."""
+
+
+def _finite_rewards(
+    values: np.ndarray, path: Path, column: str, *, abstain: bool = False
+) -> np.ndarray:
+    """``values`` as float32, refused (naming the row) when one is NaN, infinite or too large.
+
+    A reward beyond float32's range (``1e308``) becomes infinite once stored, and an agent
+    trained on either learns NaN weights: the data set is damaged, not a reward to learn from.
+    With ``abstain`` (the dense column) NaN is allowed: a judge's abstention, composed as 0.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        rewards = np.asarray(values, dtype=np.float32)
+    bad = np.flatnonzero(np.isinf(rewards) if abstain else ~np.isfinite(rewards))
+    if len(bad):
+        row = int(bad[0])
+        what = "infinite or beyond float32" if abstain else "NaN, infinite or beyond float32"
+        raise DataValidationError(
+            f"{len(bad)} reward(s) are {what}; a reward must be a finite number: fix the data "
+            "set or collect (label) it again",
+            source=str(path),
+            location=f"row {row}",
+            field_name=column,
+            value=float(values[row]),
         )
-    cols = {
-        n: steps.column(n).to_numpy()
-        for n in ("action", "reward", "terminated", "truncated", "executable", "expert")
+    return rewards
+
+
+def _step_columns(
+    episodes_table: pa.Table, steps: pa.Table, schema: dict[str, FieldSpec], root: Path
+) -> tuple[dict[str, Any], dict[str, np.ndarray], np.ndarray | None, dict[str, Any]]:
+    """The episode rows and the step columns of a data set's tables, checked.
+
+    A missing column, or one of a type that cannot be read as its field, names the file and
+    the column; the rewards must be finite (:func:`_finite_rewards`).
+    """
+    wanted = {
+        root / "episodes.arrow": (episodes_table, EPISODE_COLUMNS),
+        root / "steps.arrow": (steps, (*STEP_COLUMNS, *(f"obs.{n}" for n in schema))),
     }
-    dense = (
-        steps.column("dense_reward").to_numpy() if "dense_reward" in steps.column_names else None
-    )
-    fields = {
-        name: _decode_field(spec, steps.column(f"obs.{name}")) for name, spec in schema.items()
-    }
+    for path, (table, names) in wanted.items():
+        missing = [n for n in names if n not in table.column_names]
+        if missing:
+            raise DataValidationError(
+                f"the column(s) {', '.join(missing)} are missing; the data set is damaged, "
+                "collect it again",
+                source=str(path),
+            )
+    column = ""
+    try:
+        meta = episodes_table.to_pydict()
+        cols = {}
+        for column, dtype in STEP_COLUMNS.items():
+            values = steps.column(column).to_numpy(zero_copy_only=False)
+            cols[column] = values if column == "reward" else values.astype(dtype)
+        path = root / "steps.arrow"
+        cols["reward"] = _finite_rewards(cols["reward"], path, "reward")
+        column = "dense_reward"
+        dense = None
+        if column in steps.column_names:
+            raw = steps.column(column).to_numpy(zero_copy_only=False)
+            dense = _finite_rewards(raw, path, column, abstain=True)
+        fields = {}
+        for name, spec in schema.items():
+            column = f"obs.{name}"
+            fields[name] = _decode_field(spec, steps.column(column))
+    except (pa.ArrowException, TypeError, ValueError) as err:
+        if isinstance(err, DataValidationError):
+            raise
+        raise DataValidationError(
+            f"cannot be read as this field ({err}); the data set is damaged, collect it again",
+            source=str(root / "steps.arrow"),
+            field_name=column,
+        ) from None
+    return meta, cols, dense, fields
+
+
+def _episodes_from_tables(
+    episodes_table: pa.Table, steps: pa.Table, schema: dict[str, FieldSpec], root: Path
+) -> list[Episode]:
+    meta, cols, dense, fields = _step_columns(episodes_table, steps, schema, root)
+    try:
+        lengths = np.asarray(meta["length"], dtype=np.int64)
+    except (TypeError, ValueError) as err:
+        raise DataValidationError(
+            f"not a list of episode lengths ({err})",
+            source=str(root / "episodes.arrow"),
+            field_name="length",
+        ) from None
+    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+    if (lengths < 0).any() or int((lengths + 1).sum()) != steps.num_rows:
+        raise DataValidationError(
+            f"steps.arrow has {steps.num_rows} rows but episodes.arrow implies "
+            f"{int((lengths + 1).sum())}; the data set is corrupt, collect it again",
+            source=str(root),
+        )
     episodes = []
     for i, (start, length) in enumerate(zip(starts.tolist(), lengths.tolist(), strict=True)):
-        end = start + length
-        obs = {name: values[start : end + 1] for name, values in fields.items()}
-        episodes.append(
-            Episode(
-                episode_id=meta["episode_id"][i],
-                seed=meta["seed"][i],
-                instruction=meta["instruction"][i],
-                observations=obs,
-                actions=cols["action"][start:end].astype(np.int64),
-                rewards=cols["reward"][start:end].astype(np.float32),
-                terminations=cols["terminated"][start:end].astype(bool),
-                truncations=cols["truncated"][start:end].astype(bool),
-                executable=cols["executable"][start:end].astype(bool),
-                expert=cols["expert"][start:end].astype(bool),
-                success=bool(meta["success"][i]),
-                task_id=meta["task_id"][i],
-                task_name=meta["task_name"][i],
-                instruction_kind=meta["instruction_kind"][i],
-                layout=meta["layout"][i],
-                final_cgc=float(meta["final_cgc"][i]),
-                extras=json.loads(meta["extras"][i]),
-                dense_rewards=None if dense is None else dense[start:end].astype(np.float32),
-            )
-        )
+        try:
+            episodes.append(_episode(meta, i, start, length, cols, dense, fields))
+        except (KeyError, TypeError, ValueError) as err:  # a value of the wrong type or shape
+            raise DataValidationError(
+                f"episode {i} cannot be read ({err}); the data set is damaged, collect it again",
+                source=str(root / "episodes.arrow"),
+                location=f"row {i}",
+            ) from None
     return episodes
+
+
+def _episode(
+    meta: dict[str, Any],
+    i: int,
+    start: int,
+    length: int,
+    cols: dict[str, np.ndarray],
+    dense: np.ndarray | None,
+    fields: dict[str, Any],
+) -> Episode:
+    """Episode ``i`` of the tables, its steps ``start .. start + length`` of the step columns."""
+    end = start + length
+    obs = {name: values[start : end + 1] for name, values in fields.items()}
+    return Episode(
+        episode_id=meta["episode_id"][i],
+        seed=meta["seed"][i],
+        instruction=meta["instruction"][i],
+        observations=obs,
+        actions=cols["action"][start:end].astype(np.int64),
+        rewards=cols["reward"][start:end].astype(np.float32),
+        terminations=cols["terminated"][start:end].astype(bool),
+        truncations=cols["truncated"][start:end].astype(bool),
+        executable=cols["executable"][start:end].astype(bool),
+        expert=cols["expert"][start:end].astype(bool),
+        success=bool(meta["success"][i]),
+        task_id=meta["task_id"][i],
+        task_name=meta["task_name"][i],
+        instruction_kind=meta["instruction_kind"][i],
+        layout=meta["layout"][i],
+        final_cgc=float(meta["final_cgc"][i]),
+        extras=json.loads(meta["extras"][i]),
+        dense_rewards=None if dense is None else dense[start:end].astype(np.float32),
+    )
 
 
 __all__ = [
