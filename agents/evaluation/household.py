@@ -170,8 +170,10 @@ def episode_identity(env: Any, seed: int, options: dict[str, Any], instruction: 
 def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
     if config.env_id == VIRTUALHOME_ID:
         programs, instruction = VIRTUALHOME_SPLITS[split]
-        extra = {} if config.max_steps is None else {"max_steps": config.max_steps}
-        return gym.make(VIRTUALHOME_ID, split=programs, instruction=instruction, **extra).unwrapped
+        options: dict[str, Any] = {"split": programs, "instruction": instruction}
+        if config.max_steps is not None:
+            options["max_steps"] = config.max_steps
+        return gym.make(VIRTUALHOME_ID, **options).unwrapped
     kind, layout = SPLITS[split]
     if config.env_id.endswith("-v0"):
         kind = _V0_KINDS[kind]
