@@ -92,13 +92,29 @@ VIRTUALHOME_PRESETS: dict[str, EmbodiedBenchConfig] = {
         latency_steps=20,
         indicative=True,
     ),
-    # Sizing (2 cores alone): see the arithmetic in docs/embodied.md, measured on slices.
-    "quick": _config("quick", episodes=400, seeds=(0, 1), indicative=True),
+    # Sized from slices timed in CPU seconds on the shared 2 cores (2026-12-06; one core alone
+    # is at least this fast). Labelling (one process, embedding judge, 5 prompts): 100 episodes
+    # / 695 steps in 92 CPU-s, 0.13 s a step, so 300 episodes (about 2,090 steps) take 271 s.
+    # Training on VirtualHome's observations (453 actions), per agent: CQL 2 + 0.030 s a step,
+    # IQL 2 + 0.055, BC 2 + 0.011; scoring every test program under both instructions (128
+    # episodes) 9 s. At 1,000 steps one seed's 8 agents (5 CQL, 1 IQL, 2 BC) take
+    # 5 x 32 + 57 + 2 x 13 + 8 x 9 = 315 worker-s, 3 seeds 945, 473 s on 2 workers; collecting,
+    # the perfect judge, the instruction embeddings, worker start-up and the report about 50 s:
+    # 271 + 473 + 50 = 794 s, 13.2 of the 15 minutes.
+    "quick": _config(
+        "quick",
+        episodes=300,
+        training=OfflineConfig(n_steps=1000, batch_size=256),
+        indicative=True,
+    ),
+    # The same arithmetic at 3,000 steps and 2,000 episodes: labelling 1,810 s, a seed's agents
+    # 5 x 92 + 167 + 2 x 35 + 72 = 769 worker-s, 6 seeds 2,307 s on 2 workers: about 70 minutes.
     "full": _config("full", episodes=2000, seeds=(0, 1, 2, 3, 4, 5)),
 }
-"""``demo``: four rows on 40 trajectories, one seed, one test program per task category;
-``quick``: the eight rows, 2 seeds, every test program; ``full``: the same on 2,000
-trajectories with 6 seeds."""
+"""``demo``: four rows on 40 trajectories, one seed, one test program per task category (about
+two minutes); ``quick``: the eight rows on 300 trajectories, 3 seeds, 1,000 training steps,
+every test program (within 15 minutes on 2 cores); ``full``: the same on 2,000 trajectories,
+3,000 training steps and 6 seeds (about 70 minutes)."""
 
 ENV_PRESETS: dict[str, dict[str, EmbodiedBenchConfig]] = {
     "household": PRESETS,
