@@ -443,9 +443,8 @@ class BenchEmbodied:
                 f"--env {self.env} but the settings collect {self.config.collect.env}: pass "
                 f"--env {self.env} on the command line so that its presets are read"
             )
-        run_bench_embodied(
-            replace(self.config, name=self.preset), out=self.out, overwrite=self.overwrite
-        )
+        name = self.preset if self.env == "household" else f"{self.env}-{self.preset}"
+        run_bench_embodied(replace(self.config, name=name), out=self.out, overwrite=self.overwrite)
 
 
 __all__ = [

@@ -65,9 +65,13 @@ its program, so repeats would replay the same episode)."""
 
 
 def _config(name: str, *, episodes: int, **changes: object) -> EmbodiedBenchConfig:
-    """A VirtualHome-v0 preset: its data, rows, held-out splits and validation programs."""
+    """A VirtualHome-v0 preset: its data, rows, held-out splits and validation programs.
+
+    Named ``virtualhome-NAME``, so that its recorded page (``embodied-virtualhome-NAME``) and
+    tune page never take the place of Household-v1's.
+    """
     base = EmbodiedBenchConfig(
-        name=name,
+        name=f"virtualhome-{name}",
         collect=CollectConfig(env=VIRTUALHOME_ID, episodes=episodes),
         quality_judges=(),
         rows=VIRTUALHOME_ROWS,

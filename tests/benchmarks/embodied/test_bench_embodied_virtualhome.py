@@ -61,6 +61,7 @@ def test_env_picks_its_presets_on_the_command_line() -> None:
     command = build(["bench", "embodied", "--env", "virtualhome", "--preset", "quick"])
     assert isinstance(command, BenchEmbodied) and command.env == "virtualhome"
     assert command.config == VIRTUALHOME_PRESETS["quick"]
+    assert command.config.name == "virtualhome-quick"  # its recorded page is not Household's
     assert (
         build(["bench", "embodied", "--preset", "quick"]).config
         == ENV_PRESETS["household"]["quick"]
