@@ -385,13 +385,15 @@ def _indicative(config: Mapping[str, Any]) -> list[str]:
     """The lines that say a preset's differences are indicative (empty unless it says so)."""
     if not config.get("indicative"):
         return []
-    from rewardgym.benchmarks.embodied.config import PRESETS
+    from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
 
-    seeds = len(PRESETS["full"].seeds)
+    env = "virtualhome" if str(config["name"]).startswith("virtualhome-") else "household"
+    full = ENV_PRESETS[env]["full"]
+    page = "embodied-full" if env == "household" else f"embodied-{full.name}"
     return [
         f"> Indicative: at this preset's {len(config['seeds'])} training seeds these differences "
-        f"are indicative only; the full preset ({seeds} seeds, "
-        "docs/results/embodied-full.md) settles them.",
+        f"are indicative only; the full preset ({len(full.seeds)} seeds, "
+        f"docs/results/{page}.md) settles them.",
         "",
     ]
 

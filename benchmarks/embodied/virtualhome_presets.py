@@ -98,17 +98,19 @@ VIRTUALHOME_PRESETS: dict[str, EmbodiedBenchConfig] = {
     ),
     # Sized from slices timed in CPU seconds on the shared 2 cores (2026-12-06; one core alone
     # is at least this fast). Labelling (one process, embedding judge, 5 prompts): 100 episodes
-    # / 695 steps in 92 CPU-s, 0.13 s a step, so 300 episodes (about 2,090 steps) take 271 s.
+    # / 695 steps in 92 CPU-s, 0.13 s a step, so 250 episodes (about 1,740 steps) take 226 s.
     # Training on VirtualHome's observations (453 actions), per agent: CQL 2 + 0.030 s a step,
     # IQL 2 + 0.055, BC 2 + 0.011; scoring every test program under both instructions (128
-    # episodes) 9 s. At 1,000 steps one seed's 8 agents (5 CQL, 1 IQL, 2 BC) take
-    # 5 x 32 + 57 + 2 x 13 + 8 x 9 = 315 worker-s, 3 seeds 945, 473 s on 2 workers; collecting,
-    # the perfect judge, the instruction embeddings, worker start-up and the report about 50 s:
-    # 271 + 473 + 50 = 794 s, 13.2 of the 15 minutes.
+    # episodes) 9 s. At 800 steps one seed's 8 agents (5 CQL, 1 IQL, 2 BC) take
+    # 5 x 26 + 46 + 2 x 11 + 8 x 9 = 270 worker-s, 3 seeds 810, 405 s on 2 workers. The demo
+    # preset checks the arithmetic: it predicts 37 s of labelling + 37 s of training for it and
+    # the demo took 119 s in all, its train-and-evaluate phase 64 s (1.34 x the arithmetic
+    # plus worker start-up). With that factor: 226 + 405 x 1.34 + 15 (start-up) + 50 (data,
+    # perfect judge, embeddings, report) = 834 s, 13.9 of the 15 minutes.
     "quick": _config(
         "quick",
-        episodes=300,
-        training=OfflineConfig(n_steps=1000, batch_size=256),
+        episodes=250,
+        training=OfflineConfig(n_steps=800, batch_size=256),
         indicative=True,
     ),
     # The same arithmetic at 3,000 steps and 2,000 episodes: labelling 1,810 s, a seed's agents
@@ -116,7 +118,7 @@ VIRTUALHOME_PRESETS: dict[str, EmbodiedBenchConfig] = {
     "full": _config("full", episodes=2000, seeds=(0, 1, 2, 3, 4, 5)),
 }
 """``demo``: four rows on 40 trajectories, one seed, one test program per task category (about
-two minutes); ``quick``: the eight rows on 300 trajectories, 3 seeds, 1,000 training steps,
+two minutes); ``quick``: the eight rows on 250 trajectories, 3 seeds, 800 training steps,
 every test program (within 15 minutes on 2 cores); ``full``: the same on 2,000 trajectories,
 3,000 training steps and 6 seeds (about 70 minutes)."""
 
