@@ -17,7 +17,7 @@ from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.trajectories.config import ENV_ALIASES, CollectConfig
 
 TINY = VIRTUALHOME_PRESETS["demo"].replace(
-    name="tiny",
+    name="virtualhome-tiny",
     collect=CollectConfig(env=VIRTUALHOME_ID, episodes=10),
     judge="embedding:hashing",
     n_prompts=2,
