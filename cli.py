@@ -40,6 +40,9 @@ class Command:
     """One line for ``rewardgym --help``."""
     presets: str | None = None
     """``module:NAME`` of a ``dict[str, config]`` feeding the command's ``config`` field."""
+    env_presets: str | None = None
+    """``module:NAME`` of a ``dict[env, dict[str, config]]``: the presets of each value of the
+    command's ``--env`` (then ``presets`` is unused)."""
 
 
 COMMANDS: dict[tuple[str, ...], Command] = {
@@ -84,6 +87,7 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "rewardgym.benchmarks.embodied.suite:BenchEmbodied",
         "COREN's tables: reward schemes x offline agents, evaluated in the simulator.",
         presets="rewardgym.benchmarks.embodied.config:PRESETS",
+        env_presets="rewardgym.benchmarks.embodied.virtualhome_presets:ENV_PRESETS",
     ),
     ("bench", "fidelity"): Command(
         "rewardgym.benchmarks.fidelity.suite:BenchFidelity",
@@ -185,18 +189,20 @@ def _unknown_command(args: Sequence[str]) -> str:
     return f"unknown command '{given}'; {hint} (rewardgym --help describes each)"
 
 
-def _preset_name(args: Sequence[str], default: str, choices: Sequence[str]) -> str:
-    """The value of ``--preset`` in ``args`` (either spelling), or ``default``."""
+def _preset_name(
+    args: Sequence[str], default: str, choices: Sequence[str], flag: str = "--preset"
+) -> str:
+    """The value of ``flag`` (``--preset``) in ``args`` (either spelling), or ``default``."""
     name = default
     for i, arg in enumerate(args):
-        if arg == "--preset" and i + 1 < len(args):
+        if arg == flag and i + 1 < len(args):
             name = args[i + 1]
-        elif arg.startswith("--preset="):
+        elif arg.startswith(f"{flag}="):
             name = arg.split("=", 1)[1]
     if name not in choices:
         close = difflib.get_close_matches(name, choices, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise UserError(f"unknown --preset {name!r}{hint}; choose one of {', '.join(choices)}")
+        raise UserError(f"unknown {flag} {name!r}{hint}; choose one of {', '.join(choices)}")
     return name
 
 
@@ -316,13 +322,19 @@ def build(args: Sequence[str]) -> Any:
     description = (cls.__doc__ or "").strip()
     try:
         if command.presets is not None:
+            defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+            chosen: dict[str, str] = {}
             presets = _load(command.presets)
-            fallback = next(f.default for f in dataclasses.fields(cls) if f.name == "preset")
-            name = _preset_name(rest, str(fallback), list(presets))
-            default = cls(preset=name, config=presets[name])
+            if command.env_presets is not None:
+                by_env = _load(command.env_presets)
+                chosen["env"] = _preset_name(rest, str(defaults["env"]), list(by_env), "--env")
+                presets = by_env[chosen["env"]]
+            name = _preset_name(rest, str(defaults["preset"]), list(presets))
+            default = cls(preset=name, config=presets[name], **chosen)
+            of = f" of --env {chosen['env']}" if chosen else ""
             description += (
-                f"\n\nDefaults shown are the '{name}' preset's; presets: {', '.join(presets)} "
-                "(--preset NAME --help shows another's)."
+                f"\n\nDefaults shown are the '{name}' preset's{of}; presets: "
+                f"{', '.join(presets)} (--preset NAME --help shows another's)."
             )
 
         def cli(argv: list[str]) -> Any:

@@ -1,4 +1,4 @@
-"""The simulator as a perfect COREN judge: every Household-v1 step rated on COREN's -2..+2 rubric.
+"""The simulator as a perfect COREN judge: every step rated on COREN's -2..+2 rubric.
 
 COREN (arXiv 2411.17135) has an LLM ensemble rate each action: 2 the next correct action,
 1 supportive, 0 neutral, -1 searching an irrelevant object, -2 not executable. The perfect
@@ -69,7 +69,24 @@ def perfect_judge_rating(facts: StepFacts) -> int:
 
 
 def perfect_judge_rewards(data: TrajectoryDataset | Sequence[Episode]) -> list[np.ndarray]:
-    """The perfect judge's rating of every step of every Household-v1 episode (float32)."""
+    """The perfect judge's rating of every step of every episode (float32).
+
+    Household-v1 episodes (and plain episode lists) are replayed in Household-v1, a
+    VirtualHome-v0 data set in VirtualHome-v0 with its own env settings, where progress is the
+    goal conditions met (``rewardgym.envs.virtualhome.progress``).
+    """
+    from rewardgym.envs import VIRTUALHOME_ID
+
+    if getattr(data, "env_id", None) == VIRTUALHOME_ID:
+        from rewardgym.envs.virtualhome import progress
+
+        pairs = progress.with_envs(data, dict(getattr(data, "env_kwargs", {})))
+        return [
+            np.asarray(
+                [perfect_judge_rating(f) for f in progress.episode_step_facts(ep, env)], np.float32
+            )
+            for ep, env in pairs
+        ]
     from rewardgym.envs.household.v1.replay import with_envs
 
     return [

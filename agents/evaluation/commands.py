@@ -17,9 +17,10 @@ import numpy as np
 import tyro
 
 from rewardgym.agents.evaluation.bootstrap import cluster_weights, percentile_interval
-from rewardgym.agents.evaluation.household import EvalConfig, SplitResult
+from rewardgym.agents.evaluation.household import EvalConfig, SplitResult, held_out_splits
 from rewardgym.bounds import SEED, between, check_fields
 from rewardgym.envs import HOUSEHOLD_ID
+from rewardgym.errors import UserError
 
 if TYPE_CHECKING:
     from rewardgym.agents.offline.agent import OfflineAgent
@@ -39,11 +40,20 @@ class EpisodeOptions(EvalConfig):
     """``EvalConfig`` as options: every field but the env, which is the agent's own."""
 
     env_id: tyro.conf.Suppress[str] = HOUSEHOLD_ID
+    splits: tuple[str, ...] | None = None  # type: ignore[assignment]
+    """Splits to play (None: the env's held-out ones; Household-v1: fine, abstract,
+    shifted-fine, shifted-abstract; VirtualHome-v0: fine, abstract); "validation" plays the
+    split that chooses settings."""
+
+    def __post_init__(self) -> None:
+        """Check the counts; the splits are checked against the agent's env in ``config``."""
+        check_fields(self)
 
     def config(self, env_id: str) -> EvalConfig:
         """The plain ``EvalConfig`` of these options on ``env_id``."""
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(EvalConfig)}
-        return EvalConfig(**{**values, "env_id": env_id})
+        splits = held_out_splits(env_id) if self.splits is None else self.splits
+        return EvalConfig(**{**values, "env_id": env_id, "splits": splits})
 
 
 def split_summary(result: SplitResult, *, samples: int, seed: int) -> dict[str, Any]:
@@ -92,7 +102,7 @@ def table(rows: Mapping[str, Mapping[str, Any]]) -> str:
 
 @dataclass(frozen=True)
 class EvalHousehold:
-    """Score the offline agent saved in AGENT on the household env's splits (SR, CGC, Plan with 95% intervals)."""
+    """Score the offline agent saved in AGENT on its env's held-out splits (SR, CGC, Plan with 95% intervals)."""
 
     agent: Path
     """A saved agent's directory (`rewardgym train offline --out`, or a suite's trained agent)."""
@@ -126,7 +136,10 @@ class EvalHousehold:
         if self.out is not None:
             prepare_output(self.out, OUTPUT_KIND, overwrite=self.overwrite)
         agent = OfflineAgent.load(self.agent)
-        config = self.episodes.config(agent.env_id)
+        try:
+            config = self.episodes.config(agent.env_id)
+        except ValueError as err:
+            raise UserError(f"{self.agent} was trained on {agent.env_id}: {err}") from err
         checked_tasks(config)
         if self.out is None:
             self._evaluate(agent, config, None)

@@ -1,10 +1,12 @@
-"""Evaluate an embodied policy in the household simulator: SR, CGC, Plan and per-action latency.
+"""Evaluate an embodied policy in the household simulators: SR, CGC, Plan and per-action latency.
 
 ``evaluate_household`` plays every requested split: held-out ``fine`` and ``abstract``
 instructions in the default layout, the same in the ``shifted`` layout, and ``validation``
 (training instructions on episodes, that is placements and start rooms, drawn from seeds no
 data set uses), all episodes of a split in lock-step so that the policy sees one batch per
-step. Each episode is scored with the pure metrics of ``rewardgym.envs.household.engine.metrics``
+step. On ``rewardgym/VirtualHome-v0`` the splits are its held-out test programs under the
+human's description (``fine``) or the task title (``abstract``), and ``validation`` its
+validation programs under their descriptions (:data:`VIRTUALHOME_SPLITS`). Each episode is scored with the pure metrics of ``rewardgym.envs.household.engine.metrics``
 against the expert's reference plan from the episode's first state; per-episode scores are
 kept so that a benchmark can put intervals over seeds and episodes. ``measure_latency`` times
 single decisions, the setting of an agent that acts live.
@@ -24,7 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, between, check_fields
-from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID
+from rewardgym.envs import HOUSEHOLD_ID, HOUSEHOLD_V0_ID, VIRTUALHOME_ID
 from rewardgym.envs.household.engine.metrics import EpisodeScore, score_episode, summarize
 from rewardgym.errors import UserError
 
@@ -38,6 +40,16 @@ SPLITS: dict[str, tuple[str, str]] = {
 """Evaluation split -> (instruction split, layout)."""
 TEST_SPLITS: tuple[str, ...] = ("fine", "abstract", "shifted-fine", "shifted-abstract")
 """The held-out splits, read only for the final tables."""
+VIRTUALHOME_SPLITS: dict[str, tuple[str, str]] = {
+    "validation": ("validation", "fine"),
+    "fine": ("test", "fine"),
+    "abstract": ("test", "abstract"),
+}
+"""VirtualHome-v0's evaluation split -> (program split, instruction)."""
+VIRTUALHOME_TEST_SPLITS: tuple[str, ...] = ("fine", "abstract")
+"""VirtualHome-v0's held-out splits (one scene: no shifted layout)."""
+ENV_IDS: tuple[str, ...] = (HOUSEHOLD_ID, HOUSEHOLD_V0_ID, VIRTUALHOME_ID)
+"""The envs ``evaluate_household`` plays."""
 _V0_KINDS = {"fine": "fine-grained", "abstract": "abstract", "train": "train"}
 MAX_EPISODES_PER_INSTRUCTION = 100
 """Most episodes per instruction: a split's episodes are all played at once, in lock-step."""
@@ -58,11 +70,13 @@ class EvalConfig:
     """Which episodes to play (COREN: 25 tasks x 5 held-out instructions per kind)."""
 
     env_id: str = HOUSEHOLD_ID
-    """The household env: rewardgym/Household-v1 (or -v0)."""
+    """The env: rewardgym/Household-v1 (or -v0), or rewardgym/VirtualHome-v0."""
     splits: tuple[str, ...] = TEST_SPLITS
-    """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"."""
+    """Splits to play: "validation", "fine", "abstract", "shifted-fine", "shifted-abstract"
+    (VirtualHome-v0: "validation", "fine", "abstract")."""
     instructions_per_task: Annotated[int, between(1, 5)] = 5
-    """Instructions per task and split (1..5; COREN uses all 5)."""
+    """Instructions per task and split (1..5; COREN uses all 5; VirtualHome-v0: programs per
+    task category, each with its own instruction and initial graph)."""
     episodes_per_instruction: Annotated[int, between(1, MAX_EPISODES_PER_INSTRUCTION)] = 1
     """Episodes (placements and start rooms) per instruction (1..100)."""
     tasks: tuple[Annotated[int, NON_NEGATIVE], ...] | None = None
@@ -75,18 +89,31 @@ class EvalConfig:
     def __post_init__(self) -> None:
         """Reject envs, splits and counts the simulator does not have."""
         check_fields(self)
-        if self.env_id not in (HOUSEHOLD_ID, HOUSEHOLD_V0_ID):
+        if self.env_id not in ENV_IDS:
             raise ValueError(
-                f"EvalConfig.env_id={self.env_id!r}: use rewardgym/Household-v1 or "
-                "rewardgym/Household-v0 (an id from a command line is never imported as code)"
+                f"EvalConfig.env_id={self.env_id!r}: use one of {ENV_IDS} (an id from a command "
+                "line is never imported as code)"
             )
+        table = env_splits(self.env_id)
         if not self.splits:
-            raise ValueError(f"EvalConfig.splits is empty: name at least one of {tuple(SPLITS)}")
+            raise ValueError(f"EvalConfig.splits is empty: name at least one of {tuple(table)}")
         for split in self.splits:
-            if split not in SPLITS:
-                raise ValueError(f"EvalConfig.splits has {split!r}: use {tuple(SPLITS)}")
+            if split not in table:
+                raise ValueError(
+                    f"EvalConfig.splits has {split!r}: {self.env_id} has {tuple(table)}"
+                )
         if self.tasks is not None and not self.tasks:
             raise ValueError("EvalConfig.tasks is empty: name task ids, or leave it unset for all")
+
+
+def env_splits(env_id: str) -> dict[str, tuple[str, str]]:
+    """The evaluation splits of ``env_id``: :data:`VIRTUALHOME_SPLITS` or :data:`SPLITS`."""
+    return VIRTUALHOME_SPLITS if env_id == VIRTUALHOME_ID else SPLITS
+
+
+def held_out_splits(env_id: str) -> tuple[str, ...]:
+    """The held-out splits of ``env_id``, read only for the final tables."""
+    return VIRTUALHOME_TEST_SPLITS if env_id == VIRTUALHOME_ID else TEST_SPLITS
 
 
 @dataclass
@@ -140,12 +167,20 @@ def episode_identity(env: Any, seed: int, options: dict[str, Any], instruction: 
     text = json.dumps([instruction, rebuild], sort_keys=True, default=str)
     digest = hashlib.sha1(text.encode()).hexdigest()[:12]
     layout = getattr(env, "layout", "?")
+    if "program" in options:
+        return f"{layout}/program {options['program']}/{env.instruction_kind}/seed {seed}/{digest}"
     return (
         f"{layout}/task {options['task']}/instruction {options['instruction']}/seed {seed}/{digest}"
     )
 
 
 def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
+    if config.env_id == VIRTUALHOME_ID:
+        programs, instruction = VIRTUALHOME_SPLITS[split]
+        options: dict[str, Any] = {"split": programs, "instruction": instruction}
+        if config.max_steps is not None:
+            options["max_steps"] = config.max_steps
+        return gym.make(VIRTUALHOME_ID, **options).unwrapped
     kind, layout = SPLITS[split]
     if config.env_id.endswith("-v0"):
         kind = _V0_KINDS[kind]
@@ -157,9 +192,14 @@ def _make(config: EvalConfig, split: str) -> gym.Env[Any, Any]:
 
 def checked_tasks(config: EvalConfig, split: str | None = None) -> tuple[int, ...]:
     """The task ids ``config`` plays (all of the env's when unset); ``UserError`` for one it lacks."""
-    env = _make(config, split or config.splits[0])
-    n_tasks = len(getattr(env, "task_ids", ()))
-    env.close()
+    if config.env_id == VIRTUALHOME_ID:
+        from rewardgym.envs.virtualhome.programs import task_names
+
+        n_tasks = len(task_names())  # task categories: ids 0..25
+    else:
+        env = _make(config, split or config.splits[0])
+        n_tasks = len(getattr(env, "task_ids", ()))
+        env.close()
     if config.tasks is None:
         return tuple(range(n_tasks))
     unknown = [task for task in config.tasks if task >= n_tasks]
@@ -171,7 +211,14 @@ def checked_tasks(config: EvalConfig, split: str | None = None) -> tuple[int, ..
 
 
 def episode_starts(config: EvalConfig, split: str) -> list[tuple[int, dict[str, Any]]]:
-    """The (seed, reset options) of every episode of one split: task, instruction, repeat."""
+    """The (seed, reset options) of every episode of one split: task, instruction, repeat.
+
+    On VirtualHome-v0 an instruction is a program of the split (its options name it): the
+    first ``instructions_per_task`` of each task category, in the split's order.
+    """
+    if config.env_id == VIRTUALHOME_ID:
+        env = _make(config, split)
+        return _program_starts(config, split, env)
     tasks = checked_tasks(config, split)
     root = np.random.SeedSequence([config.seed, list(SPLITS).index(split), 7919])
     starts = []
@@ -181,6 +228,25 @@ def episode_starts(config: EvalConfig, split: str) -> list[tuple[int, dict[str, 
                 seq = np.random.SeedSequence(root.entropy, spawn_key=(task, index, repeat))
                 seed = int(seq.generate_state(1)[0])
                 starts.append((seed, {"task": task, "instruction": index}))
+    return starts
+
+
+def _program_starts(config: EvalConfig, split: str, env: Any) -> list[tuple[int, dict[str, Any]]]:
+    """VirtualHome-v0's episodes: up to ``instructions_per_task`` programs per task category."""
+    from rewardgym.envs.virtualhome.programs import all_programs
+
+    every = all_programs()
+    by_task: dict[int, list[str]] = {}
+    for program in env.programs:
+        by_task.setdefault(every[program].task.id, []).append(program)
+    tasks = sorted(by_task) if config.tasks is None else config.tasks
+    root = np.random.SeedSequence([config.seed, list(VIRTUALHOME_SPLITS).index(split), 7919])
+    starts = []
+    for task in tasks:
+        for index, program in enumerate(by_task.get(task, [])[: config.instructions_per_task]):
+            for repeat in range(config.episodes_per_instruction):
+                seq = np.random.SeedSequence(root.entropy, spawn_key=(task, index, repeat))
+                starts.append((int(seq.generate_state(1)[0]), {"program": program}))
     return starts
 
 
@@ -215,7 +281,7 @@ def run_split(policy: BatchPolicy, config: EvalConfig, split: str) -> SplitResul
     for env, taken, (_, options) in zip(envs, actions, starts, strict=True):
         base: Any = env
         result.scores.append(score_episode(base.goal_flags(), taken, base.reference_plan))
-        result.tasks.append(int(options["task"]))
+        result.tasks.append(int(options["task"]) if "task" in options else int(base.task.id))
     result.seconds = time.perf_counter() - start
     return result
 
@@ -242,7 +308,7 @@ def measure_latency(
     (batch of one), after ``warmup`` untimed decisions. Returns the median, the 90th
     percentile, the mean and the number of timed decisions.
     """
-    env = _make(EvalConfig(env_id=env_id), "fine")
+    env = _make(EvalConfig(env_id=env_id, splits=("fine",)), "fine")
     rng = np.random.default_rng(seed)
     times: list[float] = []
     obs, info = env.reset(seed=seed)
@@ -304,16 +370,21 @@ def random_executable_success(
 
 
 __all__ = [
+    "ENV_IDS",
     "MAX_EPISODES_PER_INSTRUCTION",
     "SPLITS",
     "TEST_SPLITS",
+    "VIRTUALHOME_SPLITS",
+    "VIRTUALHOME_TEST_SPLITS",
     "BatchPolicy",
     "EvalConfig",
     "RandomPolicy",
     "SplitResult",
+    "env_splits",
     "episode_identity",
     "episode_starts",
     "evaluate_household",
+    "held_out_splits",
     "measure_latency",
     "random_executable_success",
     "run_split",

@@ -22,6 +22,7 @@ import tyro
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, between, check_fields
+from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.variants import SUITE_VARIANT, variant_config
 from rewardgym.wrappers.coren.config import N_PROMPTS
@@ -236,6 +237,9 @@ class EmbodiedBenchConfig:
     """Timed single decisions of an agent and of the judge-as-policy baseline."""
     judge_policy_instructions: Annotated[int, NON_NEGATIVE] = 0
     """Held-out instructions per task for the judge-as-policy SR (0: latency only)."""
+    judge_policy_latency: bool = True
+    """Time the judge picking every action (judge-as-policy). Off on VirtualHome-v0, where one
+    decision rates 453 actions with every prompt (2,265 requests)."""
     bootstrap: Annotated[int, AT_LEAST_1] = 2000
     """Bootstrap resamples of the 95% intervals (seeds, then episodes within a seed)."""
     workers: Annotated[int, AT_LEAST_1] = 2
@@ -261,6 +265,18 @@ class EmbodiedBenchConfig:
             check_judge_spec(spec, "EmbodiedBenchConfig.quality_judges (--quality-judges)")
         if not self.seeds:
             raise ValueError("EmbodiedBenchConfig.seeds is empty: give at least one seed")
+        envs = {self.collect.env, self.evaluation.env_id, self.validation.env_id}
+        if len(envs) > 1:
+            raise ValueError(
+                f"EmbodiedBenchConfig: collect.env={self.collect.env!r}, evaluation.env_id="
+                f"{self.evaluation.env_id!r} and validation.env_id={self.validation.env_id!r} "
+                "must name one env (bench embodied --env picks it with its presets)"
+            )
+        if self.collect.env == VIRTUALHOME_ID and "oracle" in {r.reward for r in self.row_specs}:
+            raise ValueError(
+                "EmbodiedBenchConfig.rows (--rows) has an oracle row: VirtualHome-v0 has no "
+                "planner to shape on; its perfect-judge row rates steps by the goal check"
+            )
         if set(self.validation.splits) != {"validation"}:
             raise ValueError(
                 "EmbodiedBenchConfig.validation must play the 'validation' split only: test "

@@ -170,14 +170,19 @@ def reward_digest(dataset: Path) -> str:
 def data_summary(source: Path) -> dict[str, Any]:
     """Episodes, success rate, the mean length of the expert scripts and the variant statistics.
 
-    The variant statistics (``rewardgym.envs.trajectories.variants.variant_statistics``) are the
+    On VirtualHome-v0: the mean length of the training programs' scripts, the share of
+    demonstrators that gave up and the programs instead of the variant statistics. The variant
+    statistics (``rewardgym.envs.trajectories.variants.variant_statistics``) are the
     mean episode length and the stitchable segments of the failed episodes.
     """
+    from rewardgym.envs import VIRTUALHOME_ID
     from rewardgym.envs.household.v1 import HouseholdV1Env
     from rewardgym.envs.trajectories import TrajectoryDataset
     from rewardgym.envs.trajectories.variants import variant_statistics
 
     data = TrajectoryDataset.from_dir(source)
+    if data.env_id == VIRTUALHOME_ID:
+        return _program_summary(data)
     env = HouseholdV1Env()
     lengths = []
     for episode in data:
@@ -199,6 +204,30 @@ def data_summary(source: Path) -> dict[str, Any]:
             for k, v in variant_statistics(data).items()
             if k not in ("episodes", "success_rate", "sibling_share")
         },
+    }
+
+
+def _program_summary(data: Any) -> dict[str, Any]:
+    """VirtualHome-v0's summary: episodes, success rate, lengths, give-ups and programs.
+
+    Its data have no sibling demonstrations and no planner to find stitchable segments with.
+    """
+    import gymnasium as gym
+
+    env: Any = gym.make(data.env_id, **data.env_kwargs).unwrapped
+    programs = sorted({ep.extras["reset_options"]["program"] for ep in data})
+    lengths = []
+    for program in programs:
+        env.reset(options={"program": program})
+        lengths.append(len(env.expert_script()))
+    return {
+        "episodes": len(data),
+        "steps": data.n_steps,
+        "success_rate": 100.0 * data.success_rate,
+        "mean_expert_steps": float(np.mean(lengths)) if lengths else 0.0,
+        "mean_length": float(np.mean([len(ep) for ep in data])) if len(data) else 0.0,
+        "gave_up_share": 100.0 * float(np.mean([bool(ep.extras.get("gave_up")) for ep in data])),
+        "programs": len(programs),
     }
 
 

@@ -241,13 +241,14 @@ def write_tune(root: Path, payload: dict[str, Any]) -> None:
 
 def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     """Latency, and SR on a held-out subset, of the judge picking every action (judge-as-policy)."""
+    import gymnasium as gym
+
     from rewardgym.agents.evaluation.household import (
         EvalConfig,
         evaluate_household,
         measure_latency,
     )
     from rewardgym.agents.judge_policy import JudgePolicy
-    from rewardgym.envs.household.v1 import ACTION_NAMES
     from rewardgym.wrappers.coren.labelling import resolve_judge
 
     env_id = config.collect.env
@@ -255,7 +256,7 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
         resolve_judge(config.judge),
         n_prompts=config.n_prompts,
         env_id=env_id,
-        action_names=ACTION_NAMES,
+        action_names=tuple(gym.make(env_id).unwrapped.action_names),  # type: ignore[attr-defined]
     )
     latency = measure_latency(policy, env_id=env_id, steps=config.latency_steps)
     out: dict[str, Any] = {
@@ -384,13 +385,15 @@ def _indicative(config: Mapping[str, Any]) -> list[str]:
     """The lines that say a preset's differences are indicative (empty unless it says so)."""
     if not config.get("indicative"):
         return []
-    from rewardgym.benchmarks.embodied.config import PRESETS
+    from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
 
-    seeds = len(PRESETS["full"].seeds)
+    env = "virtualhome" if str(config["name"]).startswith("virtualhome-") else "household"
+    full = ENV_PRESETS[env]["full"]
+    page = "embodied-full" if env == "household" else f"embodied-{full.name}"
     return [
         f"> Indicative: at this preset's {len(config['seeds'])} training seeds these differences "
-        f"are indicative only; the full preset ({seeds} seeds, "
-        "docs/results/embodied-full.md) settles them.",
+        f"are indicative only; the full preset ({len(full.seeds)} seeds, "
+        f"docs/results/{page}.md) settles them.",
         "",
     ]
 
@@ -405,8 +408,9 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     """The suite's Markdown report: main and cross-domain tables, the check, data, timings."""
     rows, meta, config = payload["rows"], payload["meta"], payload["config"]
     data = payload["data"]
+    env = str(data.get("env", "rewardgym/Household-v1")).removeprefix("rewardgym/")
     parts = [
-        f"## Embodied suite ({config['name']}): Household-v1, {data['episodes']} trajectories "
+        f"## Embodied suite ({config['name']}): {env}, {data['episodes']} trajectories "
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
         f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
         "",
@@ -431,8 +435,9 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         ]
     played = {r["split"] for r in rows}
     indicative = _indicative(config)
+    held_out = "Held-out test programs" if env == "VirtualHome-v0" else "Default layout"
     for title, splits in (
-        ("Default layout", ("fine", "abstract")),
+        (held_out, ("fine", "abstract")),
         ("Shifted layout (cross-domain)", ("shifted-fine", "shifted-abstract")),
     ):
         shown = tuple(split for split in splits if split in played)
@@ -442,6 +447,8 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             if paired:
                 parts += [f"#### {title}: paired differences in SR", "", PAIRED_NOTE, ""]
                 parts += [*indicative, paired, ""]
+    if env == "VirtualHome-v0":
+        parts += [*paper_table(), ""]
     if parts[-1] == "":
         parts.pop()
     for reference in REFERENCES:
@@ -543,6 +550,26 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     timings = meta.get("timings_seconds", {})
     parts += ["", "### Wall time (seconds)", "", markdown_table([timings], list(timings), digits=1)]
     return "\n".join(parts)
+
+
+def paper_table() -> list[str]:
+    """COREN's own Table 1 figures as Markdown lines, said to be the paper's and not comparable."""
+    from rewardgym.benchmarks.embodied.virtualhome_presets import PAPER_TABLE_1
+
+    lines = [
+        "### COREN's paper, Table 1 (its VirtualHome tasks; not comparable)",
+        "",
+        "The paper's own figures (arXiv 2411.17135, Tables 1, 3 and 5), quoted beside ours: its "
+        "25 tasks use objects (salmon, cereal, ...) this scene lacks and its test instructions "
+        "are not ours, so no row here measures the same thing.",
+        "",
+        "| paper's row | fine SR | fine CGC | fine Plan | abstract SR | abstract CGC | abstract Plan |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, (fine, abstract) in PAPER_TABLE_1.items():
+        cells = ["n/a" if math.isnan(v) else f"{v:.1f}" for v in (*fine, *abstract)]
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    return lines
 
 
 def learned_nothing(rows: Sequence[Mapping[str, Any]]) -> bool:
@@ -672,6 +699,7 @@ __all__ = [
     "learned_nothing",
     "oracle_vs_sparse",
     "paired_figures",
+    "paper_table",
     "plot_results",
     "render_markdown",
     "render_tune",

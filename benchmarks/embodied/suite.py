@@ -1,8 +1,9 @@
 """``rewardgym bench embodied``: reward schemes x offline algorithms, evaluated in the simulator.
 
-Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3 and 5):
+Reads top to bottom, like the COREN pipeline it reproduces in shape (Tables 1, 3 and 5), on
+Household-v1 or (``--env virtualhome``) VirtualHome-v0:
 
-1. collect Household-v1 trajectories with the COREN-faithful collector (success flag only);
+1. collect trajectories with the COREN-faithful collector (success flag only);
 2. add the oracle's dense reward and, once per judge, COREN's labels for every ablation, each
    as a dense column beside the success reward;
 3. train every row (algorithm x reward) on every seed in parallel processes, each reward
@@ -29,7 +30,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import tyro
 
@@ -43,7 +44,12 @@ from rewardgym.benchmarks.embodied.config import (
     Row,
     Tuned,
 )
+from rewardgym.envs.trajectories.config import ENV_ALIASES
+from rewardgym.errors import UserError
 from rewardgym.outputs import releases_outputs
+
+EnvName = Literal["household", "virtualhome"]
+"""The envs of ``bench embodied --env`` (the keys of ``virtualhome_presets.ENV_PRESETS``)."""
 
 METRICS: tuple[str, ...] = ("sr", "cgc", "plan")
 
@@ -89,7 +95,9 @@ def run_task(task: TrainTask) -> dict[str, Any]:
         "torch_threads": [torch.get_num_threads(), torch.get_num_interop_threads()],
     }
     if task.latency_steps:
-        out["latency"] = measure_latency(agent, steps=task.latency_steps)
+        out["latency"] = measure_latency(
+            agent, env_id=task.evaluation.env_id, steps=task.latency_steps
+        )
     return out
 
 
@@ -211,6 +219,7 @@ def prepare_data(
     meta["data"] = data_summary(train)
     from rewardgym.benchmarks.embodied.data import variant_name
 
+    meta["data"]["env"] = config.collect.env
     meta["data"]["variant"] = variant_name(config.collect)
     datasets: dict[str, Path] = {"sparse": train, "none": train}
     rewards = {row.reward for row in config.row_specs}
@@ -238,12 +247,21 @@ def prepare_data(
     return datasets, meta
 
 
-def _warm_embeddings() -> None:
-    """Embed every instruction once, so worker processes read vectors from the disk cache."""
+def _warm_embeddings(env_id: str) -> None:
+    """Embed every instruction of ``env_id`` once, so worker processes read vectors from the disk cache."""
     from rewardgym.embeddings import CachedEmbedder
-    from rewardgym.envs.household.v1 import INSTRUCTIONS
+    from rewardgym.envs import VIRTUALHOME_ID
 
-    CachedEmbedder().embed([instruction.text for instruction in INSTRUCTIONS])
+    if env_id == VIRTUALHOME_ID:
+        from rewardgym.envs.virtualhome.programs import all_programs
+
+        programs = all_programs().values()
+        texts = sorted({p.description for p in programs} | {p.task.name for p in programs})
+    else:
+        from rewardgym.envs.household.v1 import INSTRUCTIONS
+
+        texts = [instruction.text for instruction in INSTRUCTIONS]
+    CachedEmbedder().embed(texts)
 
 
 def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
@@ -291,7 +309,7 @@ def run_bench_embodied(
     console.rule(f"bench embodied ({config.name}, {config.mode}): data")
     datasets, meta = prepare_data(config, root, quiet=quiet)
     console.print(_variant_line(meta["data"]))
-    _warm_embeddings()
+    _warm_embeddings(config.collect.env)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if config.mode == "tune":
         plan = {
@@ -336,8 +354,9 @@ def run_bench_embodied(
     from rewardgym.benchmarks.embodied.data import judge_table
 
     meta["judges"] = judge_table(config, meta.get("label"))
-    console.rule("judge-as-policy latency")
-    meta["judge_policy"] = report.judge_baseline(config)
+    if config.judge_policy_latency:
+        console.rule("judge-as-policy latency")
+        meta["judge_policy"] = report.judge_baseline(config)
     meta["reward_diagnostics"] = report_diagnostics(datasets)
     meta["agent_latency"] = {
         plan_key[0].name: results[key]["latency"]
@@ -368,6 +387,11 @@ def _close_timings(meta: dict[str, Any], agents: int, start: float) -> None:
 
 def _variant_line(data: dict[str, Any]) -> str:
     """One line of the training data's variant statistics (``envs/trajectories/variants.py``)."""
+    if "stitchable_share" not in data:  # VirtualHome-v0's data: no planner to find segments
+        return (
+            f"{data['env']}: {data['episodes']} episodes, success {data['success_rate']:.1f}%, "
+            f"mean length {data['mean_length']:.1f} steps, {data['programs']} training programs"
+        )
     return (
         f"data variant {data['variant']}: {data['episodes']} episodes, success "
         f"{data['success_rate']:.1f}%, mean length {data['mean_length']:.1f} steps, "
@@ -392,9 +416,13 @@ def _jsonable(config: EmbodiedBenchConfig) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class BenchEmbodied:
-    """COREN's tables on Household-v1: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
+    """COREN's tables on Household-v1 or VirtualHome-v0: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
+    env: EnvName = "household"
+    """The env of the run, and of the presets: household (Household-v1) or virtualhome
+    (VirtualHome-v0: its presets demo, quick and full, with the VirtualHome rows, held-out test
+    programs and COREN's Table 1 quoted beside the tables)."""
     preset: PresetName = "demo"
     """Named defaults for every option below: demo (filtered BC, sparse, perfect-judge and COREN
     CQL on a small data set; docs/results/embodied-demo.md), quick (the reference rows, COREN
@@ -410,15 +438,20 @@ class BenchEmbodied:
 
     def run(self) -> None:
         """Run the suite and write its files (``--out`` is claimed before any work)."""
-        run_bench_embodied(
-            replace(self.config, name=self.preset), out=self.out, overwrite=self.overwrite
-        )
+        if self.config.collect.env != ENV_ALIASES[self.env]:
+            raise UserError(
+                f"--env {self.env} but the settings collect {self.config.collect.env}: pass "
+                f"--env {self.env} on the command line so that its presets are read"
+            )
+        name = self.preset if self.env == "household" else f"{self.env}-{self.preset}"
+        run_bench_embodied(replace(self.config, name=name), out=self.out, overwrite=self.overwrite)
 
 
 __all__ = [
     "OUTPUT_KIND",
     "PRESETS",
     "BenchEmbodied",
+    "EnvName",
     "TrainTask",
     "offline_config",
     "prepare_data",

@@ -281,6 +281,10 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self._obs = obs
         return obs
 
+    def goal_flags(self) -> list[bool]:
+        """Whether each goal condition holds now (the Household envs' method, read by evaluation)."""
+        return list(condition_flags(self.state, self.program.goal, self._verbs))
+
     def goal_objects(self) -> tuple[str, ...]:
         """The classes of the objects the goal conditions name, the agent itself left out."""
         nodes: list[int] = []

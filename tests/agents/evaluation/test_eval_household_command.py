@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from rewardgym.agents.evaluation.commands import EvalHousehold, split_summary, table
-from rewardgym.agents.evaluation.household import EvalConfig, SplitResult
+from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig, SplitResult
 from rewardgym.agents.offline import BCSettings, OfflineConfig, train_offline
 from rewardgym.cli import build, main
+from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.household.engine.metrics import EpisodeScore
 from rewardgym.envs.trajectories import CollectConfig, collect_dataset
 
@@ -83,3 +84,32 @@ def test_eval_scores_a_saved_agent_and_writes_its_record(
     with pytest.raises(SystemExit) as stop:  # an earlier eval is replaced only with --overwrite
         main(["eval", "household", "--agent", str(tmp_path / "agent"), "--out", str(out)])
     assert stop.value.code == 2
+
+
+def test_household_agents_keep_their_four_held_out_splits_by_default() -> None:
+    command = build(["eval", "household", "--agent", "a"])
+    assert command.episodes.config("rewardgym/Household-v1").splits == TEST_SPLITS
+    assert command.episodes.config(VIRTUALHOME_ID).splits == ("fine", "abstract")
+
+
+def test_eval_scores_a_virtualhome_agent_on_its_held_out_programs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = collect_dataset(CollectConfig(env="virtualhome", episodes=6, seed=0))
+    agent = train_offline(data, OfflineConfig(algorithm=BCSettings(), n_steps=2), progress=False)
+    agent.save(tmp_path / "agent")
+    base = ["eval", "household", "--agent", str(tmp_path / "agent"), "--samples", "50"]
+    main([*base, "--instructions-per-task", "1", "--tasks", "0", "1", "--out", str(tmp_path / "e")])
+    printed = capsys.readouterr().out
+    assert "on rewardgym/VirtualHome-v0" in printed
+    assert "| fine | 2 |" in printed and "| abstract | 2 |" in printed
+    record = json.loads((tmp_path / "e" / "eval.json").read_text())
+    fine, abstract = record["episodes"]["fine"], record["episodes"]["abstract"]
+    assert fine["task"] == abstract["task"] == [0.0, 1.0]  # the same programs, two instructions
+    assert [e.split("/")[1] for e in fine["episode"]] == [
+        e.split("/")[1] for e in abstract["episode"]
+    ]
+    with pytest.raises(SystemExit) as stop:  # no shifted layout in VirtualHome-v0's one scene
+        main([*base, "--splits", "shifted-fine"])
+    assert stop.value.code == 2
+    assert "VirtualHome-v0 has ('validation', 'fine', 'abstract')" in capsys.readouterr().err
