@@ -46,8 +46,12 @@ class EpisodeOptions(EvalConfig):
     split that chooses settings."""
 
     def __post_init__(self) -> None:
-        """Check the counts; the splits are checked against the agent's env in ``config``."""
+        """Check the counts; the splits' names are checked against the agent's env in ``config``."""
         check_fields(self)
+        if self.splits is not None and not self.splits:
+            raise ValueError(
+                "EvalConfig.splits is empty: name at least one split, or leave it unset"
+            )
 
     def config(self, env_id: str) -> EvalConfig:
         """The plain ``EvalConfig`` of these options on ``env_id``."""
