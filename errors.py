@@ -40,6 +40,16 @@ class UserError(Error, ValueError):
     """
 
 
+class BadAction(UserError):
+    """A text action a served or text-wrapped env cannot take: not an action name, an index out
+    of range, not text (``rewardgym.integrations``)."""
+
+
+class NoEpisode(UserError):
+    """A step with no episode running: before ``reset``, after the episode ended, or over
+    stateless HTTP (``rewardgym serve``)."""
+
+
 class DataValidationError(UserError):
     """A record of a data file broke the schema; the message names file, line or row, field, value."""
 
@@ -174,11 +184,13 @@ class UserMistake(SystemExit):
 
 __all__ = [
     "ApiKeyNotSet",
+    "BadAction",
     "DataValidationError",
     "Error",
     "InvalidActionError",
     "JudgeUnavailableError",
     "LabellingError",
+    "NoEpisode",
     "NotACacheError",
     "NotAnEmbeddingCacheError",
     "OutputBusyError",

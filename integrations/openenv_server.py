@@ -36,10 +36,10 @@ from openenv.core.env_server import Action, Environment, Observation, State, cre
 from pydantic import Field
 
 from rewardgym.bounds import AT_LEAST_1, Range, check_fields
+from rewardgym.envs import HOUSEHOLD_ID
 from rewardgym.envs.registration import check_registered
-from rewardgym.errors import UserError
+from rewardgym.errors import BadAction, NoEpisode
 from rewardgym.integrations.text_env import (
-    BadAction,
     json_safe,
     make_text_env,
     observation_text,
@@ -48,10 +48,6 @@ from rewardgym.integrations.text_env import (
 
 MAX_REQUEST_BYTES = 1_000_000
 """Default size cap of one request (an HTTP body or a WebSocket message): 1 MB of action text."""
-
-
-class NoEpisode(UserError):
-    """A step with no episode running: before ``reset``, after the episode ended, or over stateless HTTP."""
 
 
 class TextAction(Action):
@@ -86,7 +82,7 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
     """One session's env: ``reset(seed=...)`` starts an episode, ``step`` takes one text action."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True
-    settings: tuple[str, str | None, dict[str, Any]] = ("rewardgym/Household-v1", None, {})
+    settings: tuple[str, str | None, dict[str, Any]] = (HOUSEHOLD_ID, None, {})
     """``(env_id, reward, env_kwargs)``; set by :func:`environment_class`."""
 
     def __init__(self) -> None:

@@ -19,24 +19,21 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
 from rewardgym.envs.conventions import brief
 from rewardgym.envs.registration import make_registered
-from rewardgym.errors import UserError
+from rewardgym.errors import BadAction, UserError
 from rewardgym.wrappers.shop_r1 import REWARDS, ShopR1Reward, reward_config
 
 REWARD_PREFIX = "shop-r1"
 """``--reward shop-r1`` is Shop-R1's reward at the paper's weights; ``shop-r1/NAME`` any entry of
 :data:`rewardgym.wrappers.shop_r1.REWARDS` (``shop-r1/no-dars``, ``shop-r1/binary``, ...)."""
 
-SHOP_IDS: tuple[str, ...] = ("rewardgym/ShopSession-v0", "rewardgym/ShopStore-v0")
+SHOP_IDS: tuple[str, ...] = (SHOP_SESSION_ID, SHOP_STORE_ID)
 """The envs a Shop-R1 reward can wrap: they put the human's action into ``info["truth"]``."""
 
 REWARD_NAMES: tuple[str, ...] = (REWARD_PREFIX, *(f"{REWARD_PREFIX}/{name}" for name in REWARDS))
 """Every reward a served or wrapped env can be given by name."""
-
-
-class BadAction(UserError):
-    """A text action the env cannot take: not an action name, an index out of range, not text."""
 
 
 def make_text_env(env_id: str, reward: str | None = None, **kwargs: Any) -> gym.Env[Any, Any]:

@@ -37,10 +37,11 @@ from verifiers.v1.clients import ModelContext
 from verifiers.v1.runtimes import ProgramResult, Runtime, SubprocessConfig
 
 from rewardgym.agents.llm.prompt import CONTEXT_HEADER, FOOTER, INSTRUCTIONS
+from rewardgym.envs import SHOP_SESSION_ID
 from rewardgym.envs.shopping.parsing import parse_output
 from rewardgym.wrappers.shop_r1 import ShopR1Config, action_parts, format_reward, reward_config
 
-SHOP_ID = "rewardgym/ShopSession-v0"
+SHOP_ID = SHOP_SESSION_ID
 CHAT_TIMEOUT_S = 600.0
 """Seconds one model reply may take (a CPU-served model is slow)."""
 

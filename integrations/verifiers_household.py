@@ -18,10 +18,10 @@ from typing import Any
 import verifiers.v1 as vf
 from verifiers.v1.runtimes import SubprocessConfig
 
-from rewardgym.integrations.text_env import BadAction, action_names, make_text_env, text_action
+from rewardgym.envs import HOUSEHOLD_ID
+from rewardgym.errors import BadAction
+from rewardgym.integrations.text_env import action_names, make_text_env, text_action
 from rewardgym.integrations.verifiers import ChatHarness
-
-HOUSEHOLD_ID = "rewardgym/Household-v1"
 
 
 def system_prompt(names: list[str]) -> str:

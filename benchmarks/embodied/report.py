@@ -24,6 +24,7 @@ from rewardgym.agents.evaluation.bootstrap import format_difference, verdict
 from rewardgym.benchmarks.embodied.stats import METRIC_FIELDS, SplitResamples
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
+from rewardgym.envs import HOUSEHOLD_ID
 
 if TYPE_CHECKING:
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
@@ -408,7 +409,7 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     """The suite's Markdown report: main and cross-domain tables, the check, data, timings."""
     rows, meta, config = payload["rows"], payload["meta"], payload["config"]
     data = payload["data"]
-    env = str(data.get("env", "rewardgym/Household-v1")).removeprefix("rewardgym/")
+    env = str(data.get("env", HOUSEHOLD_ID)).removeprefix("rewardgym/")
     parts = [
         f"## Embodied suite ({config['name']}): {env}, {data['episodes']} trajectories "
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "

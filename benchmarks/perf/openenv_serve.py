@@ -20,6 +20,7 @@ import numpy as np
 import tyro
 
 from rewardgym.bounds import AT_LEAST_1, check_fields
+from rewardgym.envs import HOUSEHOLD_ID
 from rewardgym.integrations.openenv_server import build_app, serving_in_thread
 from rewardgym.integrations.text_env import json_safe, make_text_env, text_action
 
@@ -28,7 +29,7 @@ from rewardgym.integrations.text_env import json_safe, make_text_env, text_actio
 class Config:
     """What to measure."""
 
-    env_id: str = "rewardgym/Household-v1"
+    env_id: str = HOUSEHOLD_ID
     """The rewardgym env to serve (a Discrete env: actions are random indices)."""
     clients: tuple[Annotated[int, AT_LEAST_1], ...] = (1, 8)
     """Concurrent sessions, one run per value."""

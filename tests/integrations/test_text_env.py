@@ -8,8 +8,8 @@ import gymnasium as gym
 import pytest
 
 from rewardgym.envs import rewardgym_ids
+from rewardgym.errors import BadAction
 from rewardgym.integrations.text_env import (
-    BadAction,
     action_names,
     json_safe,
     make_text_env,
