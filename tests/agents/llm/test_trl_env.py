@@ -215,7 +215,8 @@ def test_sft_rows_parse_back_to_the_human_action(chat_model: Path, shop_store: P
         assert "<tools>" in row["prompt"] and row["completion"].endswith("<|im_end|>")
 
 
-TERMINATE = ShopAction("terminate")
+DECOY = ShopAction("click", name="no_such_element")
+"""The second answer of every opening: a click the page cannot take (it steps, and earns less)."""
 COLD_START_STEPS = 1000
 """At most this many SFT steps (checked every 50 from the 100th) before the cold start fails."""
 
@@ -237,11 +238,13 @@ def _render(tokenizer: Any, text: str, answer: ShopAction) -> tuple[str, str]:
 
 
 def _cold_start_pairs(tokenizer: Any, shop_store: Path, kwargs: dict[str, Any]) -> list[Any]:
-    """Prompt-completion pairs over the GRPO runs' own openings: each prompt twice, once with the
-    human's (or the ground-truth shopper's) action and once with ``terminate()``.
+    """Prompt-completion pairs over the GRPO runs' own openings: each prompt twice, answered by a
+    click of the element the human (or the ground-truth shopper) acted on and by :data:`DECOY`.
 
-    The two answers make a policy that calls a tool every time and picks between two calls at
-    random, so a group's rollouts earn different rewards on any CPU.
+    Every answer is the same call, ``click(name)``, so the call syntax is one fixed frame a small
+    model learns on any CPU; only the name varies, at random between the two, so a group's
+    rollouts earn different rewards. (Answers with different tools made the model blend them:
+    ``terminate`` with a name, ``click`` without one, calls TRL cannot run.)
     """
     openings: list[tuple[str, ShopAction]] = []
     session = ShopSessionTools(data=shop_store, env_kwargs=kwargs, turns=None)
@@ -253,7 +256,7 @@ def _cold_start_pairs(tokenizer: Any, shop_store: Path, kwargs: dict[str, Any]) 
         openings.append((text, _truth(store.env.reset(options={"intent": intent})[1])))
     pairs = []
     for text, truth in openings:
-        for answer in (truth, TERMINATE):
+        for answer in (ShopAction("click", name=truth.name or "search_input"), DECOY):
             prompt, completion = _render(tokenizer, text, answer)
             pairs.append(
                 [tokenizer(t, add_special_tokens=False)["input_ids"] for t in (prompt, completion)]
@@ -261,29 +264,46 @@ def _cold_start_pairs(tokenizer: Any, shop_store: Path, kwargs: dict[str, Any]) 
     return pairs
 
 
+def _steps_the_env(call: dict[str, Any]) -> bool:
+    """Whether TRL would run ``call`` without an error: one of the tools, with its arguments as text."""
+    import inspect
+
+    name, arguments = call["function"]["name"], call["function"].get("arguments")
+    if name not in TOOLS or not isinstance(arguments, dict):
+        return False
+    try:
+        inspect.signature(getattr(ShopSessionTools, name)).bind(None, **arguments)
+    except TypeError:
+        return False  # a missing or unknown argument: TRL counts the call as a failure
+    return all(isinstance(value, str) for value in arguments.values())
+
+
 def _calls_a_tool(model: Any, parser: Any, prompts: list[list[int]]) -> bool:
-    """Whether four samples at GRPO's temperature from every prompt each parse as one tool call."""
+    """Whether four samples at GRPO's temperature from every prompt are each one tool call that
+    steps the env (parsed, a known tool, the arguments it takes)."""
     from trl.chat_template_utils import parse_response
 
     model.eval()
-    with torch.no_grad():
-        for prompt in prompts:
-            out = model.generate(
-                torch.tensor([prompt] * 4),
-                do_sample=True,
-                temperature=0.8,
-                max_new_tokens=48,
-                pad_token_id=parser.pad_token_id,
-            )
-            for ids in out[:, len(prompt) :].tolist():
-                try:
-                    calls = parse_response(parser, ids, prefix=prompt).get("tool_calls") or []
-                except Exception:
-                    return False
-                if len(calls) != 1:
-                    return False
-    model.train()
-    return True
+    try:
+        with torch.no_grad():
+            for prompt in prompts:
+                out = model.generate(
+                    torch.tensor([prompt] * 4),
+                    do_sample=True,
+                    temperature=0.8,
+                    max_new_tokens=48,
+                    pad_token_id=parser.pad_token_id,
+                )
+                for ids in out[:, len(prompt) :].tolist():
+                    try:
+                        calls = parse_response(parser, ids, prefix=prompt).get("tool_calls") or []
+                    except Exception:
+                        return False
+                    if len(calls) != 1 or not _steps_the_env(calls[0]):
+                        return False
+        return True
+    finally:
+        model.train()
 
 
 @pytest.fixture(scope="module")
@@ -372,9 +392,9 @@ class _Counted:
 
     rewards: list[float]
 
-    def _act(self, action: ShopAction, rationale: str) -> str:
+    def _act(self, tool: str, rationale: Any, **fields: Any) -> str:
         before = len(self.rewards)
-        answer = super()._act(action, rationale)  # type: ignore[misc]
+        answer = super()._act(tool, rationale, **fields)  # type: ignore[misc]
         STEPS.extend([type(self).__name__] * (len(self.rewards) - before))
         return str(answer)
 
