@@ -189,17 +189,10 @@ def _third_observations(
     stores: Mapping[str, StoreConfig], sim: LLMSimPolicy, config: Config
 ) -> list[dict[str, Any]]:
     """Each visit's observation after two steps of the pacing shopper (or its last, if shorter)."""
-    o, found = sim.context, []
+    found = []
     for store in stores.values():
         for intent in SimulationConfig(visits=config.visits).intents():
-            env = ShopStoreEnv(
-                store=store,
-                opening="first_step",
-                context=o.context,
-                max_context_chars=o.max_context_chars,
-                max_context_tokens=o.max_context_tokens,
-                count_tokens=o.count_tokens,
-            )
+            env = _store_env(store, sim)
             observation, _ = env.reset(options={"intent": intent})
             for _ in range(2):
                 observation, _, terminated, truncated, _ = env.step(env.truth_output())
@@ -267,10 +260,10 @@ def turn_phases(
     return split
 
 
-def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:
-    """The first observation of a held-out visit to ``store`` with ``sim``'s context settings."""
+def _store_env(store: StoreConfig, sim: LLMSimPolicy) -> ShopStoreEnv:
+    """A live store env showing ``store`` with ``sim``'s context settings, the first step given."""
     o = sim.context
-    env = ShopStoreEnv(
+    return ShopStoreEnv(
         store=store,
         opening="first_step",
         context=o.context,
@@ -278,6 +271,11 @@ def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:
         max_context_tokens=o.max_context_tokens,
         count_tokens=o.count_tokens,
     )
+
+
+def _first_observation(store: StoreConfig, sim: LLMSimPolicy) -> dict[str, Any]:
+    """The first observation of a held-out visit to ``store`` with ``sim``'s context settings."""
+    env = _store_env(store, sim)
     observation, _ = env.reset(options={"intent": SimulationConfig().first_intent})
     return observation
 

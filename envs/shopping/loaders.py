@@ -490,6 +490,19 @@ def _persona_value(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
+def _first_time(first: dict[str, str], key: str, kind: str, source: str, where: str) -> None:
+    """Record where ``kind`` id ``key`` first appears; a ``DataValidationError`` on a repeat."""
+    if key in first:
+        raise DataValidationError(
+            f"duplicate {kind} id (first at {first[key]}); ids must be unique",
+            source=source,
+            location=where,
+            field_name=f"{kind}_id",
+            value=key,
+        )
+    first[key] = f"{source}:{where}"
+
+
 def _user_id(value: Any, source: str, where: str) -> str:
     if value is None or isinstance(value, bool) or not isinstance(value, str | int) or value == "":
         raise DataValidationError(
@@ -520,15 +533,7 @@ def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] =
         for row_no, row in enumerate(table.to_pylist()):
             where = f"row {row_no}"
             user = _user_id(row["user_id"], source, where)
-            if user in first_row:
-                raise DataValidationError(
-                    f"duplicate user id (first at {first_row[user]}); ids must be unique",
-                    source=source,
-                    location=where,
-                    field_name="user_id",
-                    value=user,
-                )
-            first_row[user] = f"{source}:{where}"
+            _first_time(first_row, user, "user", source, where)
             if "persona" in answers:
                 text = _optional_text(row["persona"], source, where, "persona")
             else:
@@ -558,15 +563,7 @@ def load_opera_users(user_files: Sequence[Path], session_files: Sequence[Path] =
         for row_no, row in enumerate(table.select(["session_id", "user_id"]).to_pylist()):
             where = f"row {row_no}"
             sid = _session_id(row["session_id"], source, where)
-            if sid in first_session_row:
-                raise DataValidationError(
-                    f"duplicate session id (first at {first_session_row[sid]}); ids must be unique",
-                    source=source,
-                    location=where,
-                    field_name="session_id",
-                    value=sid,
-                )
-            first_session_row[sid] = f"{source}:{where}"
+            _first_time(first_session_row, sid, "session", source, where)
             session_users[sid] = _user_id(row["user_id"], source, where)
     return OperaUsers(personas, session_users)
 
