@@ -111,22 +111,28 @@ def test_recorded_terms_add_up_to_shop_r1_rewards_total(
     assert value["rationale"] == want["rationale"] == 0.0 and want["rationale_missing"] == 1.0
 
 
-def test_vf_eval_runs_the_taskset_against_a_served_model(
-    served: tuple[str, Path], tasks: list[Any], tmp_path: Path
-) -> None:
+def _vf_eval(taskset: str, served: tuple[str, Path], out: Path, *options: str) -> list[Any]:
+    """Run verifiers' own ``vf-eval`` on ``taskset`` against the served model; its episodes."""
     url, folder = served
-    vf_eval = Path(sys.executable).parent / "vf-eval"
     command = [
-        str(vf_eval), "rewardgym-shop", "--model", str(folder),
+        str(Path(sys.executable).parent / "vf-eval"), taskset, "--model", str(folder),
         "--client.base-url", url, "--client.api-key-var", "REWARDGYM_NO_KEY",
-        "--no-push", "--no-rich", "-n", "2", "-o", str(tmp_path),
-        "--env.taskset.sessions", "1", "--env.taskset.max-context-chars", "400",
-        "--sampling.max-tokens", "24",
+        "--no-push", "--no-rich", "-o", str(out), *options,
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S)
     assert done.returncode == 0, done.stderr[-3000:]
-    [traces] = list(tmp_path.glob("*/traces.jsonl"))
-    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
+    [traces] = list(out.glob("*/traces.jsonl"))
+    return [json.loads(line) for line in traces.read_text().splitlines()]
+
+
+def test_vf_eval_runs_the_taskset_against_a_served_model(
+    served: tuple[str, Path], tasks: list[Any], tmp_path: Path
+) -> None:
+    episodes = _vf_eval(
+        "rewardgym-shop", served, tmp_path,
+        "-n", "2", "--env.taskset.sessions", "1", "--env.taskset.max-context-chars", "400",
+        "--sampling.max-tokens", "24",
+    )  # fmt: skip
     assert len(episodes) == 2
     by_name = {t.data.name: t for t in tasks}
     for episode in episodes:
@@ -142,18 +148,10 @@ def test_vf_eval_runs_the_taskset_against_a_served_model(
 def test_vf_eval_plays_household_episodes_against_a_served_model(
     served: tuple[str, Path], tmp_path: Path
 ) -> None:
-    url, folder = served
-    vf_eval = Path(sys.executable).parent / "vf-eval"
-    command = [
-        str(vf_eval), "rewardgym-household", "--model", str(folder),
-        "--client.base-url", url, "--client.api-key-var", "REWARDGYM_NO_KEY",
-        "--no-push", "--no-rich", "-n", "1", "-o", str(tmp_path),
-        "--env.taskset.max-turns", "2", "--sampling.max-tokens", "12",
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S)
-    assert done.returncode == 0, done.stderr[-3000:]
-    [traces] = list(tmp_path.glob("*/traces.jsonl"))
-    [episode] = [json.loads(line) for line in traces.read_text().splitlines()]
+    [episode] = _vf_eval(
+        "rewardgym-household", served, tmp_path,
+        "-n", "1", "--env.taskset.max-turns", "2", "--sampling.max-tokens", "12",
+    )  # fmt: skip
     [trace] = episode["traces"]
     assert trace["ok"], trace["errors"]
     replies = [n["message"]["content"].strip() for n in trace["nodes"] if n["sampled"]]
