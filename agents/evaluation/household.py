@@ -218,7 +218,10 @@ def episode_starts(config: EvalConfig, split: str) -> list[tuple[int, dict[str, 
     """
     if config.env_id == VIRTUALHOME_ID:
         env = _make(config, split)
-        return _program_starts(config, split, env)
+        try:
+            return _program_starts(config, split, env)
+        finally:
+            env.close()
     tasks = checked_tasks(config, split)
     root = np.random.SeedSequence([config.seed, list(SPLITS).index(split), 7919])
     starts = []
