@@ -9,6 +9,13 @@ run did not record is written as "not recorded", never guessed. The folder's ``R
 rewritten to list every page. The README's benchmark figures are quoted from these pages
 (``tests/test_readme_figures.py`` checks it).
 
+A page a newer run replaces is kept, marked superseded: ``--supersede NAME --because WHY``
+moves ``NAME.md`` and its folder to ``NAME-<commit>`` (the page's recorded commit, 7
+characters), records ``superseded_by`` and ``because`` in its ``facts.json``, opens the page
+with a banner and lists it under "Superseded" in the index. With a RUN-DIR the run's page then
+takes the name; alone it works for a hand-written page too (one the index lists through its
+``facts.json``). The README and the docs quote current pages only.
+
 Everything in the run folder is untrusted input. It must carry the marker of a rewardgym suite
 output; every file read is a plain file (a symbolic link is refused, never followed); the
 suite comes from a closed set and the preset and page name are plain names (letters, digits,
@@ -25,6 +32,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -34,9 +42,9 @@ from typing import Annotated, Any
 
 import tyro
 
-from rewardgym.atomic import absolute, write_atomic, write_json_atomic
+from rewardgym.atomic import absolute, atomic_path, temp_sibling, write_atomic, write_json_atomic
 from rewardgym.errors import UserError
-from rewardgym.markdown_text import cell, no_html, printable
+from rewardgym.markdown_text import cell, heading, no_html, printable
 from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
 
 PAGE_MARK = "<!-- rewardgym results page: written by benchmarks/record_results.py -->"
@@ -45,6 +53,10 @@ INDEX_MARK = "<!-- rewardgym results index: written by benchmarks/record_results
 OUTPUT_KIND = "results-page"
 FACTS = "facts.json"
 """The page's recorded facts, beside its plots (the index is built from them)."""
+SUPERSEDED_BY = "superseded_by"
+"""Key of ``facts.json`` naming the page that replaced this one (absent on a current page)."""
+RECORDED_COMMIT = re.compile(r"`([0-9a-f]{7,40})`")
+"""The commit in a page's ``commit`` fact (a code span, as :func:`facts` writes it)."""
 NOT_RECORDED = "not recorded"
 SUITE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bench-shop": ("shop", ("results",)),
@@ -66,7 +78,8 @@ few MB, a plot well under one)."""
 DESCRIPTION = (
     "Write a results page from one suite run's output folder: the command, commit, machine "
     "and wall time the run recorded, its plots and its tables. An earlier page is replaced "
-    "only with --overwrite, and only one this script wrote."
+    "only with --overwrite, and only one this script wrote; --supersede NAME --because WHY "
+    "keeps it instead, as NAME-<commit>.md marked superseded."
 )
 
 
@@ -74,8 +87,9 @@ DESCRIPTION = (
 class Config:
     """Write a docs/results page (facts, plots, tables) from one suite run's --out folder."""
 
-    run_dir: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="RUN-DIR")]
-    """A suite's output folder (the --out of bench shop, bench embodied or bench fidelity)."""
+    run_dir: Annotated[Path | None, tyro.conf.Positional, tyro.conf.arg(metavar="RUN-DIR")] = None
+    """A suite's output folder (the --out of bench shop, bench embodied or bench fidelity);
+    left out, --supersede only marks a page superseded."""
     docs: Path | None = None
     """Folder of the results pages (default: docs/results of the current directory, when it is
     a rewardgym checkout)."""
@@ -87,17 +101,31 @@ class Config:
     """Preset name, for a results.json that does not record it."""
     overwrite: bool = False
     """Replace an earlier page of the same name (one this script wrote)."""
+    supersede: Annotated[str | None, tyro.conf.arg(metavar="NAME")] = None
+    """Keep the page NAME (e.g. shop-quick) as NAME-<its commit>.md, marked superseded by NAME;
+    with RUN-DIR, the run's page (it must be NAME) then takes its place."""
+    because: Annotated[str | None, tyro.conf.arg(metavar="WHY")] = None
+    """With --supersede: the change that superseded the page (its banner and the index say it)."""
 
     def run(self) -> Path:
-        """Write the page and its plots, refresh the index; return the page's path."""
-        return record(
-            self.run_dir,
-            self.docs,
-            name=self.name,
-            suite=self.suite,
-            preset=self.preset,
-            overwrite=self.overwrite,
-        )
+        """Write the page (or mark one superseded), refresh the index; return the page's path."""
+        if self.run_dir is not None:
+            return record(
+                self.run_dir,
+                self.docs,
+                name=self.name,
+                suite=self.suite,
+                preset=self.preset,
+                overwrite=self.overwrite,
+                supersede=self.supersede,
+                because=self.because,
+            )
+        if self.supersede is None or self.because is None:
+            raise UserError(
+                "no RUN-DIR: pass a suite's --out folder to record it, or --supersede NAME "
+                "--because WHY to keep the page NAME as superseded"
+            )
+        return supersede_page(self.docs, self.supersede, self.because)
 
 
 def plain_name(value: str, what: str) -> str:
@@ -433,9 +461,12 @@ def _owned_index(docs: Path) -> None:
         )
 
 
-def render_index(docs: Path) -> str:
-    """``README.md`` of the results folder: one line per recorded page."""
-    entries = []
+def page_facts(docs: Path) -> dict[str, dict[str, Any]]:
+    """The facts of every page the index lists, by file name: ``NAME.md`` beside ``NAME/facts.json``.
+
+    A hand-written page is listed the same way, through a ``facts.json`` of its own.
+    """
+    listed = {}
     for path in sorted(docs.glob("*/" + FACTS)):
         page = path.parent.name + ".md"
         if not PLAIN_NAME.fullmatch(path.parent.name) or path.is_symlink():
@@ -445,7 +476,28 @@ def render_index(docs: Path) -> str:
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
             continue
         if (docs / page).is_file() and isinstance(shown, dict):
-            entries.append({"page": page, **shown})
+            listed[page] = shown
+    return listed
+
+
+def _page_link(page: object) -> str:
+    """A link to the page file ``page`` of the folder; text that is no plain page name as is."""
+    text = str(page)
+    if PLAIN_NAME.fullmatch(text) and text.endswith(".md"):
+        return f"[{text}]({text})"
+    return cell(text)
+
+
+def _row(link: str, shown: Mapping[str, Any], columns: Sequence[str]) -> str:
+    values = [cell(shown[c]) if isinstance(shown.get(c), str) else "" for c in columns]
+    return f"| {link} | " + " | ".join(values) + " |"
+
+
+def render_index(docs: Path) -> str:
+    """``README.md`` of the results folder: one line per current page, then the superseded."""
+    listed = page_facts(docs)
+    current = {p: s for p, s in listed.items() if SUPERSEDED_BY not in s}
+    superseded = {p: s for p, s in listed.items() if SUPERSEDED_BY in s}
     lines = [
         INDEX_MARK,
         "",
@@ -459,21 +511,35 @@ def render_index(docs: Path) -> str:
         "python -m rewardgym.benchmarks.record_results results/shop   # -> docs/results/shop-quick.md",
         "```",
         "",
-        "The README quotes its benchmark figures from these pages only "
-        "(`tests/test_readme_figures.py`).",
+        "A page that a newer run replaces is kept, marked superseded: "
+        '`python -m rewardgym.benchmarks.record_results --supersede NAME --because "WHY"` '
+        "moves `NAME.md` and its folder to `NAME-<commit>` (the page's recorded commit, 7 "
+        "characters), opens it with a banner naming the change and lists it under "
+        "*Superseded* below; add the new run's `OUT` folder to record its successor in the "
+        "same step. The README and the docs quote their benchmark figures from current pages "
+        "only (`tests/test_readme_figures.py`).",
         "",
     ]
-    if not entries:
-        lines.append("No run is recorded yet.")
+    if not current:
+        lines.append("No current run is recorded.")
     else:
         lines += [
             "| page | kind | command | commit | machine | wall time |",
             "|---|---|---|---|---|---|",
         ]
         columns = ("kind", "command", "commit", "machine", "wall time")
-        for e in entries:
-            values = [cell(e[c]) if isinstance(e.get(c), str) else "" for c in columns]
-            lines.append(f"| [{e['page']}]({e['page']}) | " + " | ".join(values) + " |")
+        lines += [_row(_page_link(p), s, columns) for p, s in current.items()]
+    if superseded:
+        lines += [
+            "",
+            "## Superseded",
+            "",
+            "| page | superseded by | because | command | commit | wall time |",
+            "|---|---|---|---|---|---|",
+        ]
+        columns = ("because", "command", "commit", "wall time")
+        for p, s in superseded.items():
+            lines.append(_row(f"{_page_link(p)} | {_page_link(s[SUPERSEDED_BY])}", s, columns))
     return "\n".join(lines) + "\n"
 
 
@@ -481,6 +547,68 @@ def write_index(docs: Path) -> Path:
     """Rewrite ``docs/README.md`` (refusing one this script did not write)."""
     _owned_index(docs)
     return write_atomic(docs / "README.md", render_index(docs))
+
+
+def supersede_page(docs: str | os.PathLike[str] | None, name: str, because: str) -> Path:
+    """Keep the page ``name`` as ``<name>-<commit>.md``, marked superseded by ``name``; return it.
+
+    The page and its folder are copied under the new name, each atomically (the page's links
+    into its folder follow), its facts gain ``superseded_by`` and ``because``, a banner opens
+    the page; then the originals go and the index is rewritten. A page the index does not
+    list, one already superseded, one without a recorded commit, or a new name that exists is
+    refused before anything is written.
+    """
+    docs = absolute(docs) if docs is not None else default_docs()
+    name = plain_name(name.removesuffix(".md"), "--supersede")
+    reason = heading(because).strip().rstrip(".").strip()
+    if not reason:
+        raise UserError(
+            "--because is empty: name the change that superseded the page, e.g. --because "
+            '"tokenizer fix (commit 1b9322d)"'
+        )
+    page, folder = docs / f"{name}.md", docs / name
+    shown = None if page.is_symlink() or folder.is_symlink() else page_facts(docs).get(page.name)
+    if shown is None:
+        raise UserError(
+            f"--supersede {name}: {page} is no page of the results index (a plain file beside "
+            f"{name}/{FACTS}); pass a page that {docs / 'README.md'} lists"
+        )
+    if SUPERSEDED_BY in shown:
+        raise UserError(
+            f"--supersede {name}: {page.name} is already superseded by "
+            f"{str(shown[SUPERSEDED_BY])[:80]}; supersede the current page instead"
+        )
+    commit = RECORDED_COMMIT.match(str(shown.get("commit")))
+    if commit is None:
+        raise UserError(
+            f"--supersede {name}: {folder / FACTS} records no commit "
+            f"({str(shown.get('commit'))[:40]!r}), which names the kept page; it stays current"
+        )
+    kept = plain_name(f"{name}-{commit.group(1)[:7]}", "the superseded page's name")
+    for target in (docs / f"{kept}.md", docs / kept):
+        if os.path.lexists(target):
+            raise FileExistsError(
+                f"{target} exists and nothing is overwritten: {page.name} is left current; "
+                "move that file away, then supersede again"
+            )
+    _owned_index(docs)
+    lines = re.sub(
+        rf"\]\({re.escape(name)}/", f"]({kept}/", page.read_text(encoding="utf-8")
+    ).split("\n")
+    banner = f"> Superseded by [{page.name}]({page.name}): {reason}."
+    at = 1 if lines[0].strip() == PAGE_MARK else 0  # a page's marker stays its first line
+    lines[at:at] = ["", banner] if at else [banner, ""]
+    with atomic_path(docs / kept, replace=False) as tmp:
+        shutil.copytree(folder, tmp, symlinks=True)
+        write_json_atomic(tmp / FACTS, {**shown, SUPERSEDED_BY: page.name, "because": reason})
+    with atomic_path(docs / f"{kept}.md", replace=False) as tmp:
+        tmp.write_text("\n".join(lines), encoding="utf-8")
+    aside = temp_sibling(folder)
+    os.replace(folder, aside)  # the folder leaves by one rename; the rest is removed after
+    shutil.rmtree(aside, ignore_errors=True)
+    page.unlink()
+    write_index(docs)
+    return docs / f"{kept}.md"
 
 
 def _plots(run: Path) -> list[str]:
@@ -540,8 +668,16 @@ def record(
     suite: str | None = None,
     preset: str | None = None,
     overwrite: bool = False,
+    supersede: str | None = None,
+    because: str | None = None,
 ) -> Path:
-    """Write ``docs/<name>.md`` and ``docs/<name>/`` (plots, facts) from the run folder ``run``."""
+    """Write ``docs/<name>.md`` and ``docs/<name>/`` (plots, facts) from the run folder ``run``.
+
+    With ``supersede`` (the run's own page name) and ``because``, the earlier page of that name
+    is first kept as superseded (:func:`supersede_page`), once the run has been read.
+    """
+    if (supersede is None) != (because is None):
+        raise UserError("--supersede NAME and --because WHY go together: pass both or neither")
     run = absolute(run)
     kind = _run_kind(run)
     stem, payload, meta, tables = _read_run(run, kind)
@@ -573,6 +709,13 @@ def record(
     page, folder = docs / f"{name}.md", docs / name
     if folder == run or folder in run.parents:
         raise UserError(f"{run} lies inside {folder}, the page's own folder; record it elsewhere")
+    if supersede is not None and because is not None:
+        if supersede.removesuffix(".md") != name:
+            raise UserError(
+                f"--supersede {supersede[:80]} is not the page this run writes, {name}.md: pass "
+                f"--name {supersede[:80]}, or supersede it alone (no RUN-DIR)"
+            )
+        supersede_page(docs, name, because)
     if folder.is_symlink():
         raise FileExistsError(f"{folder} is a symbolic link; nothing is replaced: choose --docs")
     if (
@@ -621,9 +764,11 @@ __all__ = [
     "default_docs",
     "facts",
     "main",
+    "page_facts",
     "plain_name",
     "printable",
     "record",
     "render_index",
     "render_page",
+    "supersede_page",
 ]
