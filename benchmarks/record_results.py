@@ -537,9 +537,9 @@ def render_index(docs: Path) -> str:
             "| page | superseded by | because | command | commit | wall time |",
             "|---|---|---|---|---|---|",
         ]
-        columns = ("because", "command", "commit", "wall time")
         for p, s in superseded.items():
-            lines.append(_row(f"{_page_link(p)} | {_page_link(s[SUPERSEDED_BY])}", s, columns))
+            link = f"{_page_link(p)} | {_page_link(s[SUPERSEDED_BY])}"
+            lines.append(_row(link, s, ("because", "command", "commit", "wall time")))
     return "\n".join(lines) + "\n"
 
 
