@@ -87,10 +87,17 @@ def ab_row(
 
 
 def field_row(
-    policy: str, kind: str, effect: str, scores: FieldScores, agrees: int
+    policy: str, kind: str, effect: str, scores: FieldScores, agrees: int, visits: int
 ) -> dict[str, Any]:
-    """One ``field`` row: a policy's scores on one effect over every store change, with today's agreement count beside them."""
-    return {"policy": policy, "kind": kind, "effect": effect, **scores.as_dict(), "agrees": agrees}
+    """One ``field`` row: a policy's scores on one effect over every store change, on its first ``visits`` intents, with today's agreement count beside them."""
+    return {
+        "policy": policy,
+        "kind": kind,
+        "effect": effect,
+        "visits": visits,
+        **scores.as_dict(),
+        "agrees": agrees,
+    }
 
 
 _DIGITS: dict[str, int] = {"conversion": 3, "basket_value": 2, "session_length": 2}
@@ -114,8 +121,14 @@ def _effect(value: Any, ci: Sequence[Any], undefined: str = "n/a") -> str:
     return f"{_num(value, signed=True)} {_ci(ci, signed=True)}"
 
 
-def render_field(field: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The field's-terms table (one row per policy and effect) and the noise floor's interval half-widths."""
+def render_field(
+    field: Sequence[Mapping[str, Any]], learned_intents: Sequence[Mapping[str, Any]] = ()
+) -> list[str]:
+    """The field's-terms table (one row per policy and effect) and the noise floor's interval half-widths.
+
+    ``learned_intents`` holds the noise-floor and baseline rows scored again on the learned
+    rows' intents: a second table shows them beside the learned rows of ``field``.
+    """
     if not field:
         return []
     changes = field[0]["changes"]
@@ -128,23 +141,47 @@ def render_field(field: Sequence[Mapping[str, Any]]) -> list[str]:
         "`Pearson` / `Spearman`: correlation of simulated with true effects over all changes "
         "(0 for a simulator whose effects do not vary; SimGym: r = 0.55). `MAE`: mean absolute "
         "effect error, in the effect's unit (conversion: purchase-rate difference; basket: $; "
-        "length: steps). `agrees`: changes agreed on by the rule of the A/B table above. 95% "
-        "intervals resample intents, jointly across the changes, holding the significant set.",
+        "length: steps). `agrees`: changes agreed on by the rule of the A/B table above. "
+        "`visits`: intents per store, the first ones of the same list for every row, each row "
+        "against the ground truth's visits of those intents. 95% intervals resample intents, "
+        "jointly across the changes, holding the significant set.",
         "",
-        "| policy | effect | alignment | Pearson | Spearman | MAE | agrees |",
-        "|---|---|---|---|---|---|---|",
+        *_field_table(field),
     ]
-    for r in field:
+    if learned_intents:
+        k = learned_intents[0]["visits"]
+        learned = [r for r in field if r["kind"] == "learned"]
+        lines += [
+            "",
+            f"## A/B in the field's terms on the learned rows' intents: the first {k} of every store",
+            "",
+            f"The noise-floor and baseline rows scored again on the first {k} intents only, the "
+            "ones the learned rows visited, beside the learned rows: the same intents and the "
+            "same ground-truth visits (its significant changes counted on them), so a learned "
+            "row's intervals compare like for like with the noise floor's and the baselines'.",
+            "",
+            *_field_table([*learned_intents, *learned]),
+        ]
+    return lines
+
+
+def _field_table(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One field's-terms table, then the half-widths of its noise-floor rows' intervals."""
+    lines = [
+        "| policy | visits | effect | alignment | Pearson | Spearman | MAE | agrees |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
         digits = _DIGITS.get(r["effect"], 3)
         lines.append(
-            f"| {r['policy']} | {r['effect']} "
+            f"| {r['policy']} | {r['visits']} | {r['effect']} "
             f"| {_num(r['alignment'], 2)} {_ci(r['alignment_ci'], 2)} ({r['aligned']}/{r['counted']}) "
             f"| {_num(r['pearson'], 2)} {_ci(r['pearson_ci'], 2)} "
             f"| {_num(r['spearman'], 2)} {_ci(r['spearman_ci'], 2)} "
             f"| {_num(r['mae'], digits)} {_ci(r['mae_ci'], digits)} "
             f"| {r['agrees']}/{r['changes']} |"
         )
-    floor = [r for r in field if r["kind"] == "noise floor"]
+    floor = [r for r in rows if r["kind"] == "noise floor"]
     if floor:
         lines += ["", "Noise floor, 95% interval half-widths (what the metrics can resolve):", ""]
         for r in floor:
@@ -156,7 +193,7 @@ def render_field(field: Sequence[Mapping[str, Any]]) -> list[str]:
                     ("spearman", "Spearman"),
                 )
             )
-            lines.append(f"- {r['policy']}, {r['effect']}: {widths}")
+            lines.append(f"- {r['policy']}, {r['effect']}, {r['visits']} visits: {widths}")
     return lines
 
 
@@ -169,8 +206,9 @@ def render_tables(
     fidelity: Sequence[Mapping[str, Any]],
     ab: Sequence[Mapping[str, Any]],
     field: Sequence[Mapping[str, Any]] = (),
+    field_learned_intents: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """The tables (fidelity against the ground truth, A/B effects, the field's terms) and the direction summary."""
+    """The tables (fidelity against the ground truth, A/B effects, the field's terms, also on the learned rows' intents) and the direction summary."""
     lines = [
         "## Fidelity against the ground-truth shopper (base store, same intents)",
         "",
@@ -224,7 +262,7 @@ def render_tables(
     lines += ["", "## Agreement on conversion, per policy", ""]
     for policy in dict.fromkeys(r["policy"] for r in ab):
         lines.append(f"- {policy}: {agreement_summary([r for r in ab if r['policy'] == policy])}")
-    field_lines = render_field(field)
+    field_lines = render_field(field, field_learned_intents)
     if field_lines:
         lines += ["", *field_lines]
     return "\n".join(lines)

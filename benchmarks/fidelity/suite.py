@@ -14,8 +14,11 @@ truth's, the effect-size error with its interval, and whether it agrees by the r
 counts in the parse rate, not in the effects), and one ``field`` row per effect scoring its
 effects over all the variants in the field's terms
 (:mod:`rewardgym.agents.evaluation.effect_metrics`: directional alignment, Pearson and
-Spearman correlation, mean absolute error, each with an interval over intents). Writes
-``results.json``, ``results.md``, ``fidelity.png`` and ``ab.png`` under ``out``.
+Spearman correlation, mean absolute error, each with an interval over intents). The learned
+rows visit only the first ``llm_visits`` intents, so when there are any, the noise-floor and
+baseline rows' field rows are scored a second time on those intents (``field_learned_intents``)
+and shown beside the learned rows. Writes ``results.json``, ``results.md``, ``fidelity.png`` and
+``ab.png`` under ``out``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import tyro
 from rich.console import Console
 
 from rewardgym.agents.evaluation.fidelity import session_fidelity, summarize
-from rewardgym.agents.simulation.ab import compare_changes
+from rewardgym.agents.simulation.ab import EffectComparison, compare_changes
 from rewardgym.agents.simulation.config import SimulationConfig
 from rewardgym.agents.simulation.experiment import completed_pairs
 from rewardgym.agents.simulation.policies import (
@@ -69,6 +72,7 @@ class Suite:
         self.fidelity: list[dict[str, Any]] = []
         self.ab: list[dict[str, Any]] = []
         self.field: list[dict[str, Any]] = []
+        self.field_learned_intents: list[dict[str, Any]] = []
         self.timings: dict[str, float] = {}
 
     def simulation(self, visits: int) -> SimulationConfig:
@@ -95,8 +99,15 @@ class Suite:
         self.truth = self.visit_all(ShopperPolicy(0), self.config.visits)
         self.timings["truth"] = time.perf_counter() - start
 
-    def score(self, policy: SimPolicy, kind: str, visits: int) -> None:
-        """Visit every store with ``policy`` and add its fidelity row and A/B rows."""
+    def score(
+        self, policy: SimPolicy, kind: str, visits: int, *, also_first: int | None = None
+    ) -> None:
+        """Visit every store with ``policy`` and add its fidelity row, A/B rows and field rows.
+
+        With ``also_first`` (fewer than ``visits``), its effects are scored a second time on the
+        first ``also_first`` intents only (the learned rows' intents), into
+        ``field_learned_intents``, so that its intervals compare like for like with theirs.
+        """
         start = time.perf_counter()
         mine = self.visit_all(policy, visits)
         boot = {"n_boot": self.config.n_boot, "seed": self.config.seed}
@@ -108,18 +119,12 @@ class Suite:
             **boot,
         )
         self.fidelity.append(fidelity_row(policy.name, kind, report, mine["base"]))
-        summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
-        truths = {name: [summarize(r.session) for r in rs] for name, rs in truth.items()}
-        variants = self.config.variants
-        keep: dict[str, list[bool]] = {v: completed_pairs(mine["base"], mine[v]) for v in variants}
-        per_variant, scores = compare_changes(
-            summaries, truths, variants, keep=keep, n_boot=self.config.n_boot, seed=self.config.seed
-        )
-        for variant in variants:
+        keep, per_variant, rows = self.effects(policy.name, kind, mine, visits)
+        for variant in self.config.variants:
             self.ab.append(ab_row(policy.name, kind, variant, keep[variant], per_variant[variant]))
-        for effect, effect_scores in scores.items():
-            agrees = sum(per_variant[v][effect].agrees for v in variants)
-            self.field.append(field_row(policy.name, kind, effect, effect_scores, agrees))
+        self.field += rows
+        if also_first is not None and also_first < visits:
+            self.field_learned_intents += self.effects(policy.name, kind, mine, also_first)[2]
         seconds = time.perf_counter() - start
         self.timings[policy.name] = seconds
         row = self.fidelity[-1]
@@ -128,6 +133,36 @@ class Suite:
             f"parsed {row['parse_rate']:.2f} of visits, "
             f"{visits} visits x {len(self.stores)} stores in {seconds:.0f} s"
         )
+
+    def effects(
+        self, policy: str, kind: str, mine: dict[str, list[VisitRecord]], visits: int
+    ) -> tuple[dict[str, list[bool]], dict[str, dict[str, EffectComparison]], list[dict[str, Any]]]:
+        """The store changes' effects of ``mine``'s first ``visits`` intents against the ground truth's on the same intents.
+
+        Returns the completed pairs per change, each change's comparisons, and the ``field`` rows.
+        """
+        mine = {name: records[:visits] for name, records in mine.items()}
+        summaries = {name: [summarize(r.session) for r in rs] for name, rs in mine.items()}
+        truths = {
+            name: [summarize(r.session) for r in rs[:visits]] for name, rs in self.truth.items()
+        }
+        variants = self.config.variants
+        keep: dict[str, list[bool]] = {v: completed_pairs(mine["base"], mine[v]) for v in variants}
+        per_variant, scores = compare_changes(
+            summaries, truths, variants, keep=keep, n_boot=self.config.n_boot, seed=self.config.seed
+        )
+        rows = [
+            field_row(
+                policy,
+                kind,
+                effect,
+                effect_scores,
+                sum(per_variant[v][effect].agrees for v in variants),
+                visits,
+            )
+            for effect, effect_scores in scores.items()
+        ]
+        return keep, per_variant, rows
 
 
 def smoke_banner(config: FidelityBenchConfig) -> str:
@@ -159,12 +194,14 @@ def run_bench_fidelity(
     suite = Suite(config, progress)
     with atomic_output(out, OUTPUT_KIND, overwrite=overwrite) as tmp:
         suite.ground_truth()
+        learned_rows = bool(config.shop_rows or config.live_grpo or config.served)
+        also_first = config.llm_visits if learned_rows else None
         for seed in config.noise_seeds:
-            suite.score(ShopperPolicy(seed), "noise floor", config.visits)
+            suite.score(ShopperPolicy(seed), "noise floor", config.visits, also_first=also_first)
         for name in config.baselines:
             policy = resolve_policy(name)
             assert isinstance(policy, BaselinePolicy)
-            suite.score(policy, "baseline", config.visits)
+            suite.score(policy, "baseline", config.visits, also_first=also_first)
         if config.shop_rows or config.live_grpo:
             from rewardgym.benchmarks.fidelity.models import learned_simulators
 
@@ -193,8 +230,9 @@ def run_bench_fidelity(
             "fidelity": suite.fidelity,
             "ab": suite.ab,
             "field": suite.field,
+            "field_learned_intents": suite.field_learned_intents,
         }
-        tables = render_tables(suite.fidelity, suite.ab, suite.field)
+        tables = render_tables(suite.fidelity, suite.ab, suite.field, suite.field_learned_intents)
         if smoke_banner(config):
             tables = f"{smoke_banner(config)}\n\n{tables}\n\n{smoke_banner(config)}"
         results["meta"]["table_digests"] = table_digests(tables)  # type: ignore[index]

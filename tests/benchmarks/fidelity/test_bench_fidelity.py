@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.agents.evaluation.fidelity import summarize
 from rewardgym.agents.simulation import ContextOptions
+from rewardgym.agents.simulation.ab import compare_changes
+from rewardgym.agents.simulation.experiment import completed_pairs
+from rewardgym.agents.simulation.policies import ShopperPolicy
+from rewardgym.agents.simulation.visits import visit_stores
+from rewardgym.benchmarks.fidelity import models
 from rewardgym.benchmarks.fidelity.config import FidelityBenchConfig, preset
 from rewardgym.benchmarks.fidelity.report import agreement_summary, render_tables
 from rewardgym.benchmarks.fidelity.suite import Suite, run_bench_fidelity
@@ -110,3 +116,50 @@ def test_a_simulator_that_never_parses_agrees_on_no_variant() -> None:
         assert not any(ab[f"{e}_agrees"] for e in ("basket_value", "session_length", "add_to_cart"))
     assert agreement_summary(suite.ab).startswith(f"agrees on 0/{len(config.variants)} variants")
     assert "mute: agrees on 0/2 variants" in render_tables(suite.fidelity, suite.ab)
+
+
+def test_the_noise_floor_and_baselines_are_scored_again_on_the_learned_rows_intents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 43: the learned rows visit the first llm_visits intents; the floor and baselines are scored on those too."""
+    config = dataclasses.replace(preset("tiny"), baselines=("frequency",))
+    stand_in = ShopperPolicy(3)  # a learned row without the training: any simulator will do
+    stand_in.name = "llm/stand-in"
+    monkeypatch.setattr(models, "learned_simulators", lambda *args, **kwargs: [stand_in])
+    results = run_bench_fidelity(config, tmp_path / "fid", progress=False)
+    k, effects = config.llm_visits, ("conversion", "basket_value", "session_length")
+    again = results["field_learned_intents"]
+    scored = ("shopper/seed1", "baseline/frequency")
+    assert [(r["policy"], r["effect"], r["visits"]) for r in again] == [
+        (p, e, k) for p in scored for e in effects
+    ]
+    assert {r["visits"] for r in results["field"] if r["policy"] in scored} == {config.visits}
+    assert {r["visits"] for r in results["field"] if r["policy"] == "llm/stand-in"} == {k}
+    # The same figures computed directly on the first k intents' visits.
+    suite = Suite(config, progress=False)
+    first_k = suite.simulation(k)
+    truth = visit_stores(ShopperPolicy(0), suite.stores, first_k)
+    floor = visit_stores(ShopperPolicy(1), suite.stores, first_k)
+    keep = {v: completed_pairs(floor["base"], floor[v]) for v in config.variants}
+    _, scores = compare_changes(
+        {name: [summarize(r.session) for r in rs] for name, rs in floor.items()},
+        {name: [summarize(r.session) for r in rs] for name, rs in truth.items()},
+        config.variants,
+        keep=keep,
+        n_boot=config.n_boot,
+        seed=config.seed,
+    )
+    for row in (r for r in again if r["policy"] == "shopper/seed1"):
+        direct = scores[row["effect"]].as_dict()
+        assert {key: row[key] for key in direct} == direct
+    main = next(r for r in results["field"] if r["policy"] == "shopper/seed1")
+    assert main["mae_ci"] != again[0]["mae_ci"], "24 intents and 6 give other intervals"
+    tables = (tmp_path / "fid" / "results.md").read_text()
+    heading = (
+        f"## A/B in the field's terms on the learned rows' intents: the first {k} of every store"
+    )
+    before, section = tables.split(heading)
+    for policy in (*scored, "llm/stand-in"):
+        assert f"| {policy} | {k} | conversion |" in section
+    assert f"| shopper/seed1 | {config.visits} | conversion |" in before
+    assert f"- shopper/seed1, conversion, {k} visits:" in section
