@@ -82,7 +82,7 @@ class SuiteData:
         """The sessions of the ``train`` split (validation held out), as the baselines fit on."""
         from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-        log, train = resolve_sessions(self.data, self.env_split("train"))
+        log, train = resolve_sessions(self.data, "train")  # validation is part of it too
         return [log.session(train[k]) for k in self.positions("train")]
 
     def lookup(self) -> FrequencyAgent:
