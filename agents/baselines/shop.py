@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
@@ -117,6 +117,14 @@ class FrequencyAgent:
 
     def act(self, observation: dict[str, Any]) -> str:
         """The most frequent next action in the most specific context seen in training."""
+        action = self.predict(observation)
+        if action is None:
+            return format_output("Nothing seen before.", ShopAction("terminate"))
+        return format_output("As usual.", action)
+
+    def predict(self, observation: Mapping[str, Any]) -> ShopAction | None:
+        """The action :meth:`act` emits for ``observation``; None when training saw no action
+        that fits the page (then :meth:`act` terminates)."""
         history = [
             {"type": ACTION_TYPES[h["type"]], "name": h["name"]} for h in observation["history"]
         ]
@@ -130,8 +138,8 @@ class FrequencyAgent:
             if table:
                 for action, _ in table.most_common():
                     if action.type == "terminate" or action.name in names:
-                        return format_output("As usual.", action)
-        return format_output("Nothing seen before.", ShopAction("terminate"))
+                        return action
+        return None
 
 
 def default_baselines(train_sessions: Iterable[ShopSession], seed: int = 0) -> list[ShopPolicy]:

@@ -91,6 +91,7 @@ class SessionOptions:
             env_kwargs=builder.env_kwargs(),
             sessions=self.positions(),
             progress=False,
+            action_first=prompt.action_first,
         )
 
 

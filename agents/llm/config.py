@@ -55,6 +55,9 @@ class ModelConfig:
     """Longest sequence (prompt + completion) the model accepts."""
     tokenizer_sessions: Annotated[int, AT_LEAST_1] = 150
     """Training sessions whose pages, actions and rationales train the BPE vocabulary."""
+    split_names: bool = False
+    """Pre-tokenize element names into their words (snake_case, camelCase, digits) so a rare
+    name shares tokens with common ones. Off: each name stays one word for BPE."""
 
     def __post_init__(self) -> None:
         """Refuse sizes that build no model, and key/value heads that do not divide the heads."""
@@ -95,6 +98,13 @@ class PromptConfig:
     """Open the context with the shopper's persona, the session log's description of who
     shops (OPeRA's user table, the synthetic shopper's habits and tastes); counted in the
     budget. Off: the paper's prompt."""
+    action_first: bool = False
+    """Train and ask for the action before the rationale ({"action": A, "rationale": R});
+    parsing, the reward and constrained decoding follow. Off: Shop-R1's order, rationale first."""
+    lookup_hint: bool = False
+    """Add one line to the prompt with the lookup baseline's (baseline/frequency, fitted on the
+    training sessions only) predicted action for the step, inside the token budget. Off: the
+    paper's prompt."""
 
     def __post_init__(self) -> None:
         """Refuse budgets that are not positive (None is no limit)."""

@@ -1,7 +1,8 @@
 """Decoding constrained to a page's actions: every completion is Shop-R1's JSON naming a real element.
 
 The grammar is the canonical completion :func:`~rewardgym.envs.shopping.parsing.format_output`
-writes, ``{"rationale": "...", "action": {...}}``, with the action restricted to what the
+writes, ``{"rationale": "...", "action": {...}}`` (or, with ``action_first``,
+``{"action": {...}, "rationale": "..."}``), with the action restricted to what the
 current page allows (:class:`~rewardgym.envs.shopping.page_actions.PageActions`): ``click`` on
 one of its clickable names, ``type_and_submit`` on one of its input names with free text, or
 ``terminate``. The rationale and the typed text are free text without quotes, backslashes or
@@ -50,12 +51,22 @@ def _quoted(text: str) -> str:
 
 
 def action_grammar(
-    actions: PageActions, rationale_tokens: int, text_tokens: int = TEXT_TOKENS
+    actions: PageActions,
+    rationale_tokens: int,
+    text_tokens: int = TEXT_TOKENS,
+    *,
+    action_first: bool = False,
 ) -> str:
-    """The Lark grammar (llguidance's dialect) of a completion on a page allowing ``actions``."""
+    """The Lark grammar (llguidance's dialect) of a completion on a page allowing ``actions``,
+    in Shop-R1's order or, with ``action_first``, the action before the rationale."""
     choices = ["terminate"]
+    start = (
+        'start: "{\\"action\\": " action ", \\"rationale\\": \\"" rationale "\\"}"'
+        if action_first
+        else 'start: "{\\"rationale\\": \\"" rationale "\\", \\"action\\": " action "}"'
+    )
     lines = [
-        'start: "{\\"rationale\\": \\"" rationale "\\", \\"action\\": " action "}"',
+        start,
         f"rationale[max_tokens={max(1, rationale_tokens)}]: {FREE_TEXT}",
         'terminate: "{\\"type\\": \\"terminate\\"}"',
     ]
@@ -89,8 +100,8 @@ class Budget:
     total: int
 
 
-PREFIX = '{"rationale": "'
-"""What every constrained completion starts with."""
+RATIONALE_KEY = '"rationale": "'
+"""Where a completion's rationale starts, in either order."""
 
 
 class ActionGrammar:
@@ -102,6 +113,8 @@ class ActionGrammar:
         eos_token_ids: Sequence[int],
         vocab_size: int | None = None,
         text_tokens: int = TEXT_TOKENS,
+        *,
+        action_first: bool = False,
     ) -> None:
         import llguidance.hf
 
@@ -113,34 +126,49 @@ class ActionGrammar:
         self.tokenizer = tokenizer
         self.eos_token_ids = tuple(int(t) for t in eos_token_ids)
         self.text_tokens = text_tokens
+        self.action_first = action_first
         self._ll = llguidance.hf.from_tokenizer(
             tokenizer,  # type: ignore[arg-type]
             n_vocab=vocab_size,
             eos_token=list(self.eos_token_ids),
         )
         self.vocab = self._ll.vocab_size
-        self._prefix = len(tokenizer(PREFIX, add_special_tokens=False)["input_ids"])
         self._reserves = lru_cache(maxsize=4096)(self._reserve)
 
     def _reserve(self, actions: PageActions) -> tuple[int, int]:
-        """Tokens the longest action of ``actions`` takes after the rationale, EOS included:
-        tokenized canonically, and at most (one per byte, the typed text at its budget)."""
+        """Tokens the longest completion of ``actions`` takes besides its rationale, EOS
+        included: tokenized canonically (the text before the rationale and the text after it
+        apart), and at most (one per byte, the typed text at its budget)."""
         candidates = [ShopAction("terminate")]
         candidates += [ShopAction("click", name=n) for n in actions.clickable]
         candidates += [ShopAction("type_and_submit", name=n) for n in actions.inputs]
-        tails = [format_output("", a)[len(PREFIX) :] for a in candidates]
+        heads, tails = [], []
+        for action in candidates:
+            text = format_output("", action, action_first=self.action_first)
+            cut = text.index(RATIONALE_KEY) + len(RATIONALE_KEY)
+            heads.append(text[:cut])
+            tails.append(text[cut:])
         typed = [self.text_tokens if a.type == "type_and_submit" else 0 for a in candidates]
-        tokens = self.tokenizer(tails, add_special_tokens=False)["input_ids"]
-        canonical = max(len(ids) + extra for ids, extra in zip(tokens, typed, strict=True))
-        most = max(len(t.encode()) + extra for t, extra in zip(tails, typed, strict=True))
+        encode = self.tokenizer
+        pieces = zip(
+            encode(heads, add_special_tokens=False)["input_ids"],
+            encode(tails, add_special_tokens=False)["input_ids"],
+            typed,
+            strict=True,
+        )
+        canonical = max(len(head) + len(tail) + extra for head, tail, extra in pieces)
+        most = max(
+            len(h.encode()) + len(t.encode()) + extra
+            for h, t, extra in zip(heads, tails, typed, strict=True)
+        )
         return canonical + 1, most + 1
 
     def budget(self, actions: PageActions, max_new_tokens: int) -> Budget:
         """The budgets of a row on a page allowing ``actions`` under ``max_new_tokens``; a
         budget too small for any rationale still gives it one token (:class:`Budget`)."""
         canonical, most = self._reserves(actions)
-        rationale = max(1, max_new_tokens - self._prefix - canonical - SLACK)
-        return Budget(rationale, len(PREFIX.encode()) + rationale + SLACK + most)
+        rationale = max(1, max_new_tokens - canonical - SLACK)
+        return Budget(rationale, rationale + SLACK + most)
 
     def processors(
         self,
@@ -158,7 +186,7 @@ class ActionGrammar:
 
         budgets = [self.budget(a, max_new_tokens) for a in rows]
         grammars = [
-            action_grammar(a, b.rationale, self.text_tokens)
+            action_grammar(a, b.rationale, self.text_tokens, action_first=self.action_first)
             for a, b in zip(rows, budgets, strict=True)
         ]
         chain: list[Any] = [GrammarMask(self._ll, grammars, self.eos_token_ids)]

@@ -121,11 +121,13 @@ def step_rows(
     max_sessions: int | None = None,
     sessions: Sequence[int] | None = None,
     progress: bool = True,
+    action_first: bool = False,
 ) -> list[StepRow]:
     """Every step of the chosen sessions of ``split``, as prompt-completion rows.
 
     ``sessions`` are positions in the env's split (all of them by default), of which the first
-    ``max_sessions`` are read.
+    ``max_sessions`` are read. ``action_first`` writes each completion with the action before
+    the rationale (``PromptConfig.action_first``).
     """
     env = make_env(data, split, env_kwargs or {})
     count = env.unwrapped.num_sessions  # type: ignore[attr-defined]
@@ -147,7 +149,7 @@ def step_rows(
             rationale = info.get("truth_rationale") or ""
             first = rationale if step == 0 else first
             target = with_ids(action, elements) if elements is not None else action
-            completion = format_output(rationale, target)
+            completion = format_output(rationale, target, action_first=action_first)
             row = StepRow(text, completion, index, step, action, previous, first, elements, allowed)
             rows.append(row)
             previous = action

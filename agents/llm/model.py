@@ -107,7 +107,9 @@ def create_default_model(
     config = config or ModelConfig()
     sessions = list(train_sessions)[: config.tokenizer_sessions]
     tokenizer = train_tokenizer(
-        corpus_texts(store, sessions, frame=[build_prompt("")]), config.vocab_size
+        corpus_texts(store, sessions, frame=[build_prompt("")]),
+        config.vocab_size,
+        split_names=config.split_names,
     )
     model = build_model(config, tokenizer, seed=seed)
     path = Path(out)

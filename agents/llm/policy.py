@@ -143,7 +143,10 @@ class LLMPolicy:
             eos = self._config.eos_token_id
             eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
             self._grammar = ActionGrammar(
-                self.tokenizer, eos_ids, vocab_size=int(self.model.config.vocab_size)
+                self.tokenizer,
+                eos_ids,
+                vocab_size=int(self.model.config.vocab_size),
+                action_first=self.prompt_config.action_first,
             )
         return self._grammar
 

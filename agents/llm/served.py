@@ -143,6 +143,11 @@ class ServedPrompts:
     """Observations to plain-text prompts whose context fits the budget by the approximate count."""
 
     def __init__(self, config: PromptConfig) -> None:
+        if config.lookup_hint:
+            raise UserError(
+                "PromptConfig.lookup_hint=True: a served model's prompts carry no lookup line "
+                "(the lookup is fitted on the suite's training sessions); leave it off"
+            )
         self.config = config
         fixed = approx_token_count(self._frame(TRUNCATED))
         self.context_budget = config.max_prompt_tokens - fixed - _MARGIN
@@ -155,7 +160,10 @@ class ServedPrompts:
 
     def _frame(self, context: str) -> str:
         return build_prompt(
-            context, instructions=self.config.instructions, element_ids=self.config.element_ids
+            context,
+            instructions=self.config.instructions,
+            element_ids=self.config.element_ids,
+            action_first=self.config.action_first,
         )
 
     def env_kwargs(self) -> dict[str, Any]:

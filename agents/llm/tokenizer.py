@@ -12,7 +12,11 @@ The pre-tokenizer is GPT-2's, except that ``_`` counts as a letter: element name
 a few tokens, the same in a page (``[product_3_title]``) and in a completion
 (``"name": "product_3_title"``). On the synthetic corpus this takes compact contexts from a
 median of about 740 tokens to about 450 at the same vocabulary size, and keeps copying a name
-from the page a copy of the same token ids.
+from the page a copy of the same token ids. ``split_names`` (``ModelConfig.split_names``) adds a
+second split that cuts every word at its name parts (:data:`NAME_WORDS`: ``add_to_cart_button``
+becomes ``add``, ``_to``, ``_cart``, ``_button``; ``addToCart`` ``add``, ``To``, ``Cart``; digits
+apart from letters), so that a name seen rarely as a whole is read in pieces common names share.
+Both splits keep every character, so decoding still returns the text exactly.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ if TYPE_CHECKING:
 EOS_TOKEN = "<|endoftext|>"
 WORDS = r" ?[\p{L}\p{N}_]+| ?[^\s\p{L}\p{N}_]+|\s+(?!\S)|\s+"
 """Pre-tokenizer words: GPT-2's pattern with ``_`` joined to letters and digits."""
+NAME_WORDS = r" ?_*(?:\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lo}+|\p{N}+)"
+"""The word parts of a name (``split_names``): an optional space and underscores, then an upper-case
+run, a capitalised or lower-case word, a run of uncased letters or of digits; anything else stays
+a piece of its own."""
 SPECIAL_TOKENS = (EOS_TOKEN,)
 
 
@@ -51,8 +59,13 @@ def corpus_texts(
             yield format_output(step.rationale or "", step.action)
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 1024) -> PreTrainedTokenizerFast:
-    """Train a byte-level BPE of ``vocab_size`` tokens on ``texts`` and wrap it for transformers."""
+def train_tokenizer(
+    texts: Iterable[str], vocab_size: int = 1024, *, split_names: bool = False
+) -> PreTrainedTokenizerFast:
+    """Train a byte-level BPE of ``vocab_size`` tokens on ``texts`` and wrap it for transformers.
+
+    ``split_names`` pre-tokenizes element names into their words (module docstring).
+    """
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -62,11 +75,11 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 1024) -> PreTrainedT
             f"plus the special tokens), got {vocab_size}"
         )
     core = Tokenizer(models.BPE())
+    splits = [pre_tokenizers.Split(Regex(WORDS), behavior="isolated")]
+    if split_names:
+        splits.append(pre_tokenizers.Split(Regex(NAME_WORDS), behavior="isolated"))
     core.pre_tokenizer = pre_tokenizers.Sequence(
-        [
-            pre_tokenizers.Split(Regex(WORDS), behavior="isolated"),
-            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
+        [*splits, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
     )
     core.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
@@ -96,6 +109,7 @@ def prepare_tokenizer(tokenizer: PreTrainedTokenizerBase) -> PreTrainedTokenizer
 
 __all__ = [
     "EOS_TOKEN",
+    "NAME_WORDS",
     "SPECIAL_TOKENS",
     "WORDS",
     "corpus_texts",

@@ -125,11 +125,17 @@ class BenchConfig:
     its model rows as a smoke test, not a result."""
 
     def __post_init__(self) -> None:
-        """Refuse numbers outside their range (sizes that score nothing), and no seed."""
+        """Refuse numbers outside their range (sizes that score nothing), no seed, and a
+        default-model tokenizer option beside a named model."""
         check_fields(self)
         for name in ("seeds", "eval_seeds", "temperature_candidates"):
             if not getattr(self, name):
                 raise ValueError(f"BenchConfig.{name} is empty: give at least one value")
+        if self.model is not None and self.default_model.split_names:
+            raise ValueError(
+                "BenchConfig.default_model.split_names=True shapes the default model's "
+                f"tokenizer, but model={self.model!r} brings its own: unset one of them"
+            )
 
     def replace(self, **changes: object) -> BenchConfig:
         """A copy with top-level fields changed (and checked), as ``EmbodiedBenchConfig.replace``."""

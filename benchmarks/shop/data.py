@@ -3,7 +3,9 @@
 Rows are read once per (tokenizer, context mode, split) by stepping ``ShopSession-v0`` with the
 prompt builder's budget (:meth:`~rewardgym.agents.llm.prompt.PromptBuilder.env_kwargs`), and
 shared by every row of the suite that uses the same tokenizer: the default model's tokenizer is
-trained deterministically, so every training seed reads the same prompts.
+trained deterministically, so every training seed reads the same prompts. A prompt with
+``lookup_hint`` gets the lookup's line from :meth:`SuiteData.lookup`, the ``baseline/frequency``
+model fitted on the training sessions only (never validation or test), for every split.
 
 Prompt coverage, over the test prompts (each figure a fraction of the prompts it applies to):
 ``target_in_prompt`` (click and type_and_submit steps whose target element's name appears in
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rewardgym.agents.baselines.shop import FrequencyAgent
 from rewardgym.agents.llm.dataset import DataArg, StepRow, SuiteSplit, split_sessions, step_rows
 from rewardgym.agents.llm.prompt import PromptBuilder
 from rewardgym.envs.shopping.context import ContextMode
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
     from rewardgym.agents.llm.config import PromptConfig
+    from rewardgym.envs.shopping.schema import ShopSession
 
 
 def tokenizer_key(path: Path) -> str:
@@ -63,6 +67,7 @@ class SuiteData:
                 positions = positions[:train_sessions]
             self.splits[split] = (env_split, positions)
         self._rows: dict[tuple[str, str, str, int | None], list[StepRow]] = {}
+        self._lookup: FrequencyAgent | None = None
 
     def positions(self, split: SuiteSplit, limit: int | None = None) -> list[int]:
         """Positions (in the env's split) of the first ``limit`` sessions of ``split``."""
@@ -72,6 +77,19 @@ class SuiteData:
     def env_split(self, split: SuiteSplit) -> str:
         """The env split (``train`` or ``test``) that ``split``'s positions index."""
         return self.splits[split][0]
+
+    def training_sessions(self) -> list[ShopSession]:
+        """The sessions of the ``train`` split (validation held out), as the baselines fit on."""
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
+
+        log, train = resolve_sessions(self.data, "train")  # validation is part of it too
+        return [log.session(train[k]) for k in self.positions("train")]
+
+    def lookup(self) -> FrequencyAgent:
+        """``baseline/frequency`` fitted on :meth:`training_sessions` (once)."""
+        if self._lookup is None:
+            self._lookup = FrequencyAgent().fit(self.training_sessions())
+        return self._lookup
 
     def rows(
         self,
@@ -84,7 +102,8 @@ class SuiteData:
         """Every step of the first ``limit`` sessions of ``split`` as rows, prompted for ``tokenizer``."""
         key = (tokenizer_key(tokenizer_path), repr(prompt), split, limit)
         if key not in self._rows:
-            builder = PromptBuilder(tokenizer, prompt)
+            lookup = self.lookup().predict if prompt.lookup_hint else None
+            builder = PromptBuilder(tokenizer, prompt, lookup)
             self._rows[key] = step_rows(
                 builder,
                 data=self.data,
@@ -92,6 +111,7 @@ class SuiteData:
                 env_kwargs=builder.env_kwargs(),
                 sessions=self.positions(split, limit),
                 progress=self.progress,
+                action_first=prompt.action_first,
             )
         return self._rows[key]
 

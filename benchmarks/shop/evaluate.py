@@ -176,6 +176,7 @@ class EvalShop:
             env_kwargs=policy.env_kwargs(),
             sessions=positions[: self.sessions],
             progress=False,
+            action_first=policy.prompt_config.action_first,
         )
         result, texts = complete_and_score(policy, rows, self.sampling.decoding)
         name = Path(self.model).name if not is_served(self.model) else self.model

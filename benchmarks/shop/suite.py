@@ -331,11 +331,9 @@ class Suite:
         from rewardgym.agents.baselines.shop import default_baselines
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
-        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         start = time.perf_counter()
-        log, train = resolve_sessions(self.data.data, "train")
-        fitted = [log.session(train[k]) for k in self.data.positions("train")]
+        fitted = self.data.training_sessions()
         env = make_env(self.data.data, "test", {"context": "latest"})
         sessions = self.data.positions("test", self.config.eval_sessions)
         for agent in default_baselines(fitted):

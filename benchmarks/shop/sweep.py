@@ -16,7 +16,10 @@ examples per second. The JSON is rewritten after every candidate, and a rerun wi
 ``--overwrite`` reuses every candidate whose settings have not changed.
 
 Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
-element ids, width, depth, vocabulary, examples, epochs, learning rate and warm-up. The quick
+element ids, width, depth, vocabulary, examples, epochs, learning rate, warm-up and three
+recipes: the action before the rationale, the lookup's prediction as a line of the prompt
+(the lookup fitted on the training sessions only), and a tokenizer that splits element names
+into their words. The quick
 sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop.sweep
 --preset quick --candidates baseline element-ids ...``; the defaults are a toy run (tiny preset,
 two candidates).
@@ -68,6 +71,9 @@ CANDIDATES: dict[str, dict[str, object]] = {
     "lr-1e-3": {"sft.learning_rate": 1e-3},
     "lr-4e-3": {"sft.learning_rate": 4e-3},
     "warmup-0.2": {"sft.warmup_ratio": 0.2},
+    "action-first": {"prompt.action_first": True},
+    "lookup-hint": {"prompt.lookup_hint": True},
+    "split-names": {"default_model.split_names": True},
 }
 """Named overrides of the preset, each a candidate on its own (``baseline`` is the preset)."""
 
@@ -296,14 +302,11 @@ class Sweep:
 
     def lookup_evaluation(self, config: BenchConfig) -> ShopEvaluation:
         """The lookup's evaluation (every step's record) on the sweep's validation steps."""
-        from rewardgym.agents.baselines.shop import FrequencyAgent
         from rewardgym.agents.evaluation.shopping import evaluate_policy
         from rewardgym.agents.llm.dataset import make_env
-        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
         data = self.data(config)
-        log, train = resolve_sessions(data.data, "train")
-        agent = FrequencyAgent().fit([log.session(train[k]) for k in data.positions("train")])
+        agent = data.lookup()
         env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
         result = evaluate_policy(
             lambda batch: [agent.act(obs) for obs in batch],
@@ -517,7 +520,8 @@ class Config:
     candidates: tuple[str, ...] = ("baseline", "element-ids")
     """Built-in candidates to run, in order (see CANDIDATES in the module): baseline,
     element-ids, element-ids-448, prompt-448, wide-256, deep-6, vocab-8192, examples-2400,
-    epochs-2, lr-1e-3, lr-4e-3, warmup-0.2; all runs every one of them."""
+    epochs-2, lr-1e-3, lr-4e-3, warmup-0.2, action-first, lookup-hint, split-names; all runs
+    every one of them."""
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset
     (e.g. ids-wide:prompt.element_ids=true,default_model.hidden_size=256)."""

@@ -157,9 +157,16 @@ def parse_output(text: str) -> ParsedOutput:
     return ParsedOutput(obj, rationale, action, error, source)
 
 
-def format_output(rationale: str, action: ShopAction) -> str:
-    """The canonical completion a policy is trained to emit for (rationale, action)."""
-    return json.dumps({"rationale": rationale, "action": action.to_dict()}, ensure_ascii=False)
+def format_output(rationale: str, action: ShopAction, *, action_first: bool = False) -> str:
+    """The canonical completion a policy is trained to emit for (rationale, action).
+
+    Shop-R1's order puts the rationale first; ``action_first`` writes the action before it (a
+    recipe variant, ``PromptConfig.action_first``). :func:`parse_output` reads either order.
+    """
+    fields = {"rationale": rationale, "action": action.to_dict()}
+    if action_first:
+        fields = {"action": fields["action"], "rationale": rationale}
+    return json.dumps(fields, ensure_ascii=False)
 
 
 __all__ = [

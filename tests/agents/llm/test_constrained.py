@@ -46,7 +46,9 @@ def random_walk(grammar: ActionGrammar, actions: PageActions, max_new_tokens: in
     matcher = llguidance.LLMatcher(
         grammar._ll,
         llguidance.LLMatcher.grammar_from_lark(
-            action_grammar(actions, budget.rationale, grammar.text_tokens)
+            action_grammar(
+                actions, budget.rationale, grammar.text_tokens, action_first=grammar.action_first
+            )
         ),
     )
     assert not matcher.is_error(), matcher.get_error()
@@ -82,6 +84,17 @@ def test_any_walk_through_the_grammar_parses_into_an_allowed_action(
     assert allowed_by(actions, text), text
 
 
+def test_the_action_first_grammar_writes_the_action_before_the_rationale(tiny_model: Path) -> None:
+    tokenizer = load_tokenizer(tiny_model)
+    first = ActionGrammar(tokenizer, [tokenizer.eos_token_id], action_first=True)
+    actions = PageActions(("add_to_cart", "product_1_title"), ("search_input",))
+    for seed in range(12):
+        tokens, ended, _ = random_walk(first, actions, 40, seed)
+        text = tokenizer.decode(tokens, skip_special_tokens=True)
+        assert ended and text.startswith('{"action": {"type": "'), text
+        assert allowed_by(actions, text), text
+
+
 def test_page_actions_split_inputs_from_clicks_and_follow_ids() -> None:
     page = (
         '<form><input name="search_input" value="x"/><textarea name=\'note\'></textarea></form>'
@@ -114,14 +127,23 @@ def _observations(store: Path, policy: LLMPolicy, sessions: int = 3) -> list[dic
     return seen
 
 
-@pytest.mark.parametrize(("temperature", "top_p", "ids"), [(1.0, 0.5, True), (0.0, 1.0, False)])
+@pytest.mark.parametrize(
+    ("temperature", "top_p", "ids", "action_first"),
+    [(1.0, 0.5, True, False), (0.0, 1.0, False, False), (1.0, 1.0, False, True)],
+)
 def test_a_policy_decoding_constrained_always_names_an_action_on_its_page(
-    loaded, shop_store: Path, tiny_config, temperature: float, top_p: float, ids: bool
+    loaded,
+    shop_store: Path,
+    tiny_config,
+    temperature: float,
+    top_p: float,
+    ids: bool,
+    action_first: bool,
 ) -> None:
     from dataclasses import replace
 
     model, tokenizer = loaded
-    prompt = replace(tiny_config.prompt, element_ids=ids)
+    prompt = replace(tiny_config.prompt, element_ids=ids, action_first=action_first)
     sampling = SamplingConfig(
         temperature=temperature, top_p=top_p, max_new_tokens=24, decoding="constrained"
     )
@@ -131,6 +153,8 @@ def test_a_policy_decoding_constrained_always_names_an_action_on_its_page(
     actions = policy.page_actions(observations)
     assert len(texts) == len(observations) >= 6
     assert all(allowed_by(a, t) for a, t in zip(actions, texts, strict=True)), texts
+    order = '{"action": ' if action_first else '{"rationale": '
+    assert all(t.startswith(order) for t in texts), texts
     if temperature == 0:
         # The untrained model never writes JSON freely: the constraint is what makes it parse.
         free = LLMPolicy(model, tokenizer, prompt, replace(sampling, decoding="free"))

@@ -46,6 +46,34 @@ def test_a_saved_folder_encodes_every_corpus_string_as_trained(
     assert not any(piece.startswith("_") for piece in name), name
 
 
+def test_the_split_names_tokenizer_reads_names_in_words_and_round_trips(
+    shop_store: Path, tiny_config, trained_and_texts, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from rewardgym.agents.llm.model import create_default_model
+
+    _, texts = trained_and_texts
+    log, train = resolve_sessions(shop_store, "train")
+    config = replace(tiny_config.default_model, split_names=True)
+    sessions = list(train)[: config.tokenizer_sessions]
+    trained = train_tokenizer(
+        corpus_texts(log, sessions, frame=[build_prompt("")]), config.vocab_size, split_names=True
+    )
+    loaded = load_tokenizer(create_default_model(tmp_path / "split", log, train, config))
+    expected = trained(texts, add_special_tokens=False)["input_ids"]
+    assert loaded(texts, add_special_tokens=False)["input_ids"] == expected  # saved and reloaded
+    assert all(loaded.decode(ids) == text for ids, text in zip(expected[:200], texts, strict=False))
+    for name in ("add_to_cart_button", "filterColorPurple", "product_12_title"):
+        ids = loaded(f' "{name}"', add_special_tokens=False)["input_ids"]
+        words = [loaded.decode([i]) for i in ids]
+        assert loaded.decode(ids) == f' "{name}"', words  # decodes back exactly
+        assert len(words) >= 4, words  # " ", the name's words (several), '"'
+    pieces = [loaded.decode([i]) for i in loaded("add_to_cart_button")["input_ids"]]
+    assert "".join(pieces) == "add_to_cart_button" and len(pieces) >= 3, pieces
+    assert not any(p.strip("_") and "_" in p.strip("_") for p in pieces), pieces  # one word each
+
+
 def test_a_folder_saved_before_the_fix_is_refused_with_what_to_do(
     tiny_model: Path, tmp_path: Path
 ) -> None:

@@ -53,3 +53,12 @@ def test_two_seeds_train_in_two_processes_and_are_scored_after(tmp_path: Path) -
         assert (tmp_path / "out" / "models" / f"seed{seed}" / "sft+rl-binary" / "model").is_dir()
     rows = {r["method"]: r for r in saved["rows"]}
     assert rows["sft+rl-binary"]["runs"] == 2 and "diff_vs_sft_ci" in rows["sft+rl-binary"]
+
+
+def test_the_split_names_tokenizer_is_refused_beside_a_named_model() -> None:
+    replace = dataclasses.replace
+    quick = preset("quick")
+    split = replace(quick.default_model, split_names=True)
+    assert replace(quick, default_model=split).default_model.split_names  # the default model's
+    with pytest.raises(ValueError, match=r"split_names=True .* model='smollm2-135m'"):
+        replace(quick, default_model=split, model="smollm2-135m")

@@ -54,6 +54,26 @@ def test_format_output_round_trip() -> None:
     assert parsed.action == action and parsed.rationale == "Looking for shoes."
 
 
+def test_action_first_output_puts_the_action_first_and_parses_the_same() -> None:
+    from rewardgym.wrappers.policy_output import rationale_char_span
+
+    action = ShopAction("click", "add_to_cart_button")
+    first = format_output("I want it.", action, action_first=True)
+    assert (
+        first
+        == '{"action": {"type": "click", "name": "add_to_cart_button"}, "rationale": "I want it."}'
+    )
+    paper, parsed = parse_output(format_output("I want it.", action)), parse_output(first)
+    assert (
+        (parsed.action, parsed.rationale)
+        == (paper.action, paper.rationale)
+        == (action, "I want it.")
+    )
+    assert parsed.has_valid_format
+    start, end = rationale_char_span(first, parsed) or (0, 0)
+    assert first[start:end] == "I want it."  # the self-certainty term reads the same rationale
+
+
 @given(st.text(max_size=300))
 def test_never_raises(text: str) -> None:
     parsed = parse_output(text)
