@@ -540,7 +540,9 @@ def write_report(
 ) -> dict[str, Any]:
     """Write ``results.json`` / ``.csv`` / ``.md`` and the plots under the suite's ``out``."""
     config = suite.config
-    order = [*BASELINES, *REFERENCE_ROWS, *(m.method for m in wanted)]
+    # Each model row is followed by its constrained-decoding twin (scored only for main rows).
+    models = [n for m in wanted for n in (m.method, constrained_name(m.method))]
+    order = [*BASELINES, *REFERENCE_ROWS, *models]
     protocol_rows = {
         p: build_rows(suite.records, suite.runs, order, p, samples=config.bootstrap_samples)  # type: ignore[arg-type]
         for p in PROTOCOLS

@@ -132,7 +132,18 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
         "baseline/always-terminate",
         "baseline/first-element",
     ]
-    assert names[4:] == only[1:]
+    # Every main model row (zero-shot aside) is scored a second time decoding constrained, and
+    # that row reaches results.json and Table 2 right after its free twin.
+    assert names[4:] == [
+        "zero-shot",
+        "sft",
+        "sft/constrained",
+        "shop-r1",
+        "shop-r1/constrained",
+        *only[4:],
+    ]
+    constrained = {r["method"]: r for r in saved["rows"] if r["method"].endswith("/constrained")}
+    assert all(row["parse_rate"] == 100.0 for row in constrained.values())
     for row in saved["rows"]:
         for key in ("exact_match", "type_accuracy", "type_f1", "exact_click", "type_acc_terminate"):
             assert 0.0 <= row[key] <= 100.0
@@ -162,6 +173,7 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "models" / "seed0" / "sft-compact-persona" / "model").is_dir()
     table2 = text.split("### Table 2")[1].split("### Table 3")[0]
     assert "| sft/persona |" in table2
+    assert "| sft/constrained |" in table2 and "| shop-r1/constrained |" in table2
     # Every weight of each model row's reward, the preset's DARS included (issue 30.1).
     weights = {f.name for f in dataclasses.fields(ShopR1Config)}
     rewards = saved["rewards"]
