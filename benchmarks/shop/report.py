@@ -43,7 +43,7 @@ from rewardgym.agents.evaluation.shopping import (
 from rewardgym.atomic import atomic_path, write_atomic, write_json_atomic
 from rewardgym.benchmarks.provenance import run_provenance
 from rewardgym.benchmarks.repro import table_digests
-from rewardgym.benchmarks.shop.config import BenchConfig, constrained_name
+from rewardgym.benchmarks.shop.config import CONSTRAINED_SUFFIX, BenchConfig, constrained_name
 from rewardgym.benchmarks.shop.rows import BASELINES, Method
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
@@ -152,6 +152,51 @@ def difference_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
     return (
         "Exact match minus sft's, in points, paired over the test steps both scored (95% "
         "session bootstrap): " + "; ".join(parts) + "."
+    )
+
+
+CLAIM_PAIRS: tuple[tuple[str, str], ...] = (
+    ("shop-r1", "sft+rl-binary"),
+    ("shop-r1", "baseline/frequency"),
+    ("sft", "baseline/frequency"),
+)
+"""Pairs the suite's claims read beside ``diff_vs_sft``: Shop-R1's hybrid reward against
+binary RL (the paper's Table 2 ordering) and the learned rows against the lookup."""
+
+
+def claim_pairs(
+    records: Mapping[str, Sequence[Sequence[Any]]],
+    protocol: Protocol,
+    *,
+    samples: int = 2000,
+) -> list[dict[str, Any]]:
+    """Paired exact-match differences of :data:`CLAIM_PAIRS` and of every model row decoded
+    constrained against the same model decoded free (rows without records are skipped)."""
+    twins = [
+        (name, name.removesuffix(CONSTRAINED_SUFFIX))
+        for name in records
+        if name.endswith(CONSTRAINED_SUFFIX)
+    ]
+    found = []
+    for row, other in (*CLAIM_PAIRS, *twins):
+        if row in records and other in records:
+            paired = paired_difference(records[row], records[other], protocol, samples=samples)
+            if paired is not None:
+                found.append({"row": row, "minus": other, "diff": paired[0], "ci": paired[1]})
+    return found
+
+
+def claim_note(pairs: Sequence[Mapping[str, Any]]) -> str | None:
+    """One sentence listing :func:`claim_pairs` with their intervals and verdicts."""
+    if not pairs:
+        return None
+    return (
+        "Other paired differences of exact match, in points (95% session bootstrap over the "
+        "steps both scored): "
+        + "; ".join(
+            f"{p['row']} minus {p['minus']} {format_difference(p['diff'], p['ci'])}" for p in pairs
+        )
+        + "."
     )
 
 
@@ -550,7 +595,9 @@ def write_report(
     rows = protocol_rows[config.protocol]
     other = next(p for p in PROTOCOLS if p != config.protocol)
     certainty = rationale_term(suite.grpo_logs)
-    notes = _notes(suite, coverage, certainty, unparsed_rows(rows), difference_note(rows))
+    pairs = claim_pairs(suite.records, config.protocol, samples=config.bootstrap_samples)
+    differences = [n for n in (difference_note(rows), claim_note(pairs)) if n]
+    notes = _notes(suite, coverage, certainty, unparsed_rows(rows), differences)
     banner = smoke_banner(config)
     note = SMOKE_NOTE if banner else None
     markdown = "\n\n".join(
@@ -566,6 +613,7 @@ def write_report(
     results = {
         "rows": rows,
         "protocol_rows": protocol_rows,
+        "paired": pairs,
         "prompt_coverage": dict(coverage),
         "rationale_term": certainty,
         "rewards": row_rewards(wanted),
@@ -599,7 +647,7 @@ def _notes(
     coverage: Mapping[str, float],
     certainty: Mapping[str, float],
     unparsed: Sequence[str] = (),
-    differences: str | None = None,
+    differences: Sequence[str] = (),
 ) -> str:
     config = suite.config
     main = ", ".join(str(s) for s in config.seeds)
@@ -638,8 +686,7 @@ def _notes(
             "generated tokens (completion_fits): most outputs are cut before their JSON closes, "
             "whatever the model learned; raise sampling.max_new_tokens for real rows."
         )
-    if differences:
-        lines.append(differences)
+    lines.extend(differences)
     if any(m.startswith("reference/") for m in suite.records):
         lines.append(
             "Reference rows read what no model sees (the session's hidden intent and the "
@@ -660,12 +707,15 @@ def _notes(
 
 __all__ = [
     "ABLATIONS",
+    "CLAIM_PAIRS",
     "HEADLINE",
     "MAIN",
     "PERSONA",
     "TYPES",
     "SuiteRun",
     "build_rows",
+    "claim_note",
+    "claim_pairs",
     "difference_note",
     "is_real",
     "paired_difference",

@@ -144,6 +144,18 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     ]
     constrained = {r["method"]: r for r in saved["rows"] if r["method"].endswith("/constrained")}
     assert all(row["parse_rate"] == 100.0 for row in constrained.values())
+    # The claims' other pairs: each constrained row against its own model decoded free, and
+    # the learned rows against the lookup, with the values paired_difference gives.
+    pairs = {(p["row"], p["minus"]): p for p in saved["paired"]}
+    assert set(pairs) == {
+        ("shop-r1", "baseline/frequency"),
+        ("sft", "baseline/frequency"),
+        ("sft/constrained", "sft"),
+        ("shop-r1/constrained", "shop-r1"),
+    }
+    lo, hi = pairs[("sft", "baseline/frequency")]["ci"]
+    assert lo <= pairs[("sft", "baseline/frequency")]["diff"] <= hi
+    assert "sft/constrained minus sft " in (tmp_path / "out" / "results.md").read_text()
     for row in saved["rows"]:
         for key in ("exact_match", "type_accuracy", "type_f1", "exact_click", "type_acc_terminate"):
             assert 0.0 <= row[key] <= 100.0
