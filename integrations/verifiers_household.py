@@ -25,8 +25,8 @@ import verifiers.v1 as vf
 from rewardgym.envs import HOUSEHOLD_ID, VIRTUALHOME_ID
 from rewardgym.errors import BadAction
 from rewardgym.integrations.text_env import action_names, make_text_env, text_action
-from rewardgym.integrations.verifiers import ChatHarness
-from rewardgym.integrations.verifiers_turns import PlayerEnvConfig, TextEpisode, TurnsConfig, play
+from rewardgym.integrations.verifiers import ChatHarness, PlayerEnvConfig
+from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, play
 
 NOT_AN_ACTION = "That is not an action. Reply with one action name from the list."
 """The user turn after a reply that names no action."""

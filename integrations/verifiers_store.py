@@ -31,8 +31,8 @@ from rewardgym.agents.llm.prompt import CONTEXT_HEADER, FOOTER, INSTRUCTIONS
 from rewardgym.envs import SHOP_STORE_ID
 from rewardgym.envs.shopping.compact import compact_page
 from rewardgym.integrations.text_env import make_text_env
-from rewardgym.integrations.verifiers import ChatHarness
-from rewardgym.integrations.verifiers_turns import PlayerEnvConfig, TextEpisode, TurnsConfig, play
+from rewardgym.integrations.verifiers import ChatHarness, PlayerEnvConfig
+from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, play
 
 
 class VisitConfig(TurnsConfig):

@@ -16,7 +16,6 @@ from typing import Any
 
 import gymnasium as gym
 import verifiers.v1 as vf
-from verifiers.v1.runtimes import SubprocessConfig
 
 
 class TurnsConfig(vf.TasksetConfig):
@@ -24,14 +23,6 @@ class TurnsConfig(vf.TasksetConfig):
 
     max_turns: int = 30
     """Model turns per episode at most (the env's own step limit also ends it)."""
-
-
-class PlayerEnvConfig(vf.EnvConfig):
-    """The one agent, ``player``: the model under evaluation (its chat runs in this process)."""
-
-    player: vf.AgentConfig = vf.AgentConfig(runtime=SubprocessConfig())
-    """The model under evaluation; ChatHarness chats in this process, so the runtime is only
-    nominal: a local subprocess one, never a remote sandbox."""
 
 
 class TextEpisode(ABC):
@@ -93,4 +84,4 @@ async def play(task: vf.Task[Any, Any, Any], agents: Any, episode: TextEpisode) 
         trace.record_metric(name, value)
 
 
-__all__ = ["PlayerEnvConfig", "TextEpisode", "TurnsConfig", "play"]
+__all__ = ["TextEpisode", "TurnsConfig", "play"]
