@@ -131,15 +131,15 @@ class ShopTaskset(vf.Taskset[ShopTask, ShopConfig]):
         env.close()
 
 
-class ShopEnvConfig(vf.EnvConfig):
-    """The one agent, ``player``: the model being evaluated."""
+class PlayerEnvConfig(vf.EnvConfig):
+    """The one agent, ``player``: the model under evaluation (every rewardgym taskset's env)."""
 
     player: vf.AgentConfig = vf.AgentConfig(runtime=SubprocessConfig())
     """The model under evaluation; its chat runs in this process (ChatHarness), so the runtime
     is only nominal: a local subprocess one, never a remote sandbox."""
 
 
-class ShopEnv(vf.Env[ShopEnvConfig]):
+class ShopEnv(vf.Env[PlayerEnvConfig]):
     """One task, one reply: the model answers the step's prompt once and Shop-R1 scores it."""
 
     async def run(self, task: ShopTask, agents: Any) -> None:
@@ -194,10 +194,10 @@ class ChatHarness(vf.Harness[vf.HarnessConfig]):
 
 __all__ = [
     "ChatHarness",
+    "PlayerEnvConfig",
     "ShopConfig",
     "ShopData",
     "ShopEnv",
-    "ShopEnvConfig",
     "ShopTask",
     "ShopTaskset",
     "shop_r1_weighted_terms",

@@ -25,6 +25,14 @@ def test_every_subpackage_is_listed_in_pyproject() -> None:
     assert on_disk == listed
 
 
+def test_every_plugin_module_is_listed_in_pyproject() -> None:
+    # verifiers finds a taskset by importing a top-level module named after its id.
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    on_disk = {path.stem for path in (ROOT / "plugins").glob("*.py")}
+    assert set(setuptools["py-modules"]) == on_disk
+    assert {"rewardgym_store", "rewardgym_virtualhome"} <= on_disk
+
+
 def test_import_registers_environments() -> None:
     ids = rewardgym.envs.rewardgym_ids()
     assert {
