@@ -406,9 +406,13 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     # in full (1008.4 s x 2 / 51); full's other phases (data, 10 labellings, judge probes) took
     # 1249 - 1008 = 240 s. Full trains 17 distinct rows (self-consistency = C) per seed, so
     # S seeds take 240 + 17 x S x 39.5 / 2 = 240 + 336 S s: 5 seeds 32.0 min, 6 seeds 37.6,
-    # 7 seeds 43.2. Six leave 7.4 of the 45 minutes (16%) for a slower machine. A 2-core EPYC of
-    # family 23 took 222 worker-s an agent (docs/results/embodied-sizing.md, four quick agents
-    # of a heavier mix), so there full takes over two hours.
+    # 7 seeds 43.2. Recorded with 6 seeds on a 2-core AMD EPYC of family 25 (Zen 4,
+    # docs/results/embodied-full.md, a4e8948): 40.5 min in all, 2138.9 s for the 102 agents
+    # (41.9 worker-s an agent) and 285 s for the rest, 4.5 of the 45 minutes to spare. The
+    # slowest machine seen, a 2-core EPYC of family 23 (Zen 1), took 222 worker-s an agent
+    # (docs/results/embodied-sizing.md, four quick agents of a heavier mix, before the CQL
+    # update shared its forward pass, which saves about 12%): there full takes about
+    # 285 + 102 x 222 / 2 = 11,600 s, some 3.2 hours.
     "full": EmbodiedBenchConfig(name="full", seeds=(0, 1, 2, 3, 4, 5), **_TUNED),  # type: ignore[arg-type]
     "paper": EmbodiedBenchConfig(
         name="paper",
