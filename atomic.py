@@ -97,6 +97,14 @@ def temp_sibling(target: Path) -> Path:
     return target.parent / f"{TMP_PREFIX}{os.getpid()}-{stamp}-{target.name}"
 
 
+def remove_tree(path: Path) -> None:
+    """Remove the directory ``path`` by first renaming it to a temporary sibling, so a kill
+    mid-removal never leaves a half tree at ``path`` (:func:`clean_stale_temps` finishes it)."""
+    aside = temp_sibling(path)
+    os.replace(path, aside)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike[str], *, replace: bool = True) -> Iterator[Path]:
     """Yield a temporary sibling of ``target``; on success move it onto ``target`` atomically.
@@ -157,6 +165,7 @@ __all__ = [
     "absolute",
     "atomic_path",
     "clean_stale_temps",
+    "remove_tree",
     "temp_sibling",
     "write_atomic",
     "write_json_atomic",

@@ -42,7 +42,7 @@ from typing import Annotated, Any
 
 import tyro
 
-from rewardgym.atomic import absolute, atomic_path, temp_sibling, write_atomic, write_json_atomic
+from rewardgym.atomic import absolute, atomic_path, remove_tree, write_atomic, write_json_atomic
 from rewardgym.errors import UserError
 from rewardgym.markdown_text import cell, heading, no_html, printable
 from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
@@ -603,9 +603,7 @@ def supersede_page(docs: str | os.PathLike[str] | None, name: str, because: str)
         write_json_atomic(tmp / FACTS, {**shown, SUPERSEDED_BY: page.name, "because": reason})
     with atomic_path(docs / f"{kept}.md", replace=False) as tmp:
         tmp.write_text("\n".join(lines), encoding="utf-8")
-    aside = temp_sibling(folder)
-    os.replace(folder, aside)  # the folder leaves by one rename; the rest is removed after
-    shutil.rmtree(aside, ignore_errors=True)
+    remove_tree(folder)
     page.unlink()
     write_index(docs)
     return docs / f"{kept}.md"

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from rewardgym.atomic import OLD_PREFIX, TMP_PREFIX, atomic_path, clean_stale_temps, write_atomic
+from rewardgym.atomic import (
+    OLD_PREFIX,
+    TMP_PREFIX,
+    atomic_path,
+    clean_stale_temps,
+    remove_tree,
+    write_atomic,
+)
 
 
 def test_atomic_file_replaces_in_one_step(tmp_path: Path) -> None:
@@ -71,3 +78,13 @@ def test_old_directory_without_replacement_is_restored(tmp_path: Path) -> None:
     (old / "v").write_text("old")
     clean_stale_temps(tmp_path)
     assert (tmp_path / "out" / "v").read_text() == "old"
+
+
+def test_remove_tree_takes_the_directory_away_and_leaves_no_sibling(tmp_path: Path) -> None:
+
+    tree = tmp_path / "trainer"
+    (tree / "checkpoint-1").mkdir(parents=True)
+    (tree / "checkpoint-1" / "weights.bin").write_bytes(b"x")
+    (tmp_path / "kept.txt").write_text("mine")
+    remove_tree(tree)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]

@@ -133,11 +133,8 @@ def start_over_unless(out: Path, run: dict[str, Any]) -> None:
     options (another --model, --steps, --reward...) starts over instead of resuming another
     run's weights; ``run`` is then recorded as the options the checkpoints belong to.
     """
-    import os
-    import shutil
-
     from rewardgym.agents.llm.grpo import ORDER_LOG
-    from rewardgym.atomic import temp_sibling, write_json_atomic
+    from rewardgym.atomic import remove_tree, write_json_atomic
 
     trainer = out / "trainer"
     try:
@@ -147,9 +144,7 @@ def start_over_unless(out: Path, run: dict[str, Any]) -> None:
     if previous == run:
         return
     if trainer.exists():  # moved aside first: a kill mid-removal leaves no half checkpoint
-        aside = temp_sibling(trainer)
-        os.replace(trainer, aside)
-        shutil.rmtree(aside, ignore_errors=True)
+        remove_tree(trainer)
     (out / ORDER_LOG).unlink(missing_ok=True)
     write_json_atomic(trainer / RUN_FILE, run)
 
