@@ -31,17 +31,23 @@ here the rationale term scores 0 with the ``rationale_missing`` metric at 1, exa
 :class:`ChatHarness` runs the chat in this process: one chat-completions request per turn
 through the rollout's interception endpoint (verifiers' documented in-process harness contract),
 so an evaluation needs no sandbox, container or ``uv``, only the model's OpenAI-compatible URL.
+
+Each taskset's module also has a module-level ``load_environment`` (:func:`environment_loader`),
+the entry that Environments Hub scans and ``load_environment``-style loaders call (verifiers
+issue 1982): ``load_environment(sessions=2)`` or ``load_environment(config)`` gives the same
+``vf.Env`` that ``vf-eval`` builds from the id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import httpx
 import verifiers.v1 as vf
 from verifiers.v1.clients import ModelContext
 from verifiers.v1.runtimes import ProgramResult, Runtime, SubprocessConfig
+from verifiers.v1.utils.loaders import resolve_env_config
 
 from rewardgym.agents.llm.dataset import VALIDATION_FRACTION, split_sessions
 from rewardgym.agents.llm.prompt import CONTEXT_HEADER, FOOTER, INSTRUCTIONS
@@ -263,6 +269,29 @@ class ChatHarness(vf.Harness[vf.HarnessConfig]):
         return ProgramResult(exit_code=0, stdout="", stderr="")
 
 
+def environment_loader(taskset_id: str) -> Callable[..., vf.Env]:
+    """The ``load_environment`` of the taskset ``taskset_id``'s module: its ``vf.Env``, as ``vf-eval`` builds it.
+
+    The loader takes an env config (``vf.EnvConfig`` or its dict), or the taskset's fields as
+    keyword arguments (``load_environment(sessions=2, split="validation")``), never both.
+    """
+
+    def load_environment(
+        config: vf.EnvConfig | dict[str, Any] | None = None, **taskset: Any
+    ) -> vf.Env:
+        if config is not None and taskset:
+            raise TypeError(
+                f"load_environment({taskset_id!r}) takes an env config or the taskset's fields as "
+                f"keywords, not both (got a config and {sorted(taskset)})"
+            )
+        if config is None:
+            config = {"taskset": {**taskset, "id": taskset_id}}
+        return vf.load_environment(resolve_env_config(config))
+
+    load_environment.__doc__ = f"The ``{taskset_id}`` verifiers env: pass an env config, or the taskset's fields as keywords."
+    return load_environment
+
+
 __all__ = [
     "SHOP_TERMS",
     "ChatHarness",
@@ -272,5 +301,6 @@ __all__ = [
     "ShopEnv",
     "ShopTask",
     "ShopTaskset",
+    "environment_loader",
     "shop_r1_weighted_terms",
 ]
