@@ -12,7 +12,7 @@ Once the episode is over, :func:`play` leaves its reward scores on the trace
 (``trace.info["episode_scores"]``) before the rollout closes; closing scores the task, whose
 declared reward functions (``@vf.reward``) read them back with :func:`episode_score`. So each
 term is a reward function verifiers can reweight (``--env.taskset.task.rewards
-'{"success": {"weight": 2}}'``), and a saved trace re-scores offline (``vf replay``).
+'{"success": {"weight": 2}}'``), and the scores travel with the saved trace.
 """
 
 from __future__ import annotations

@@ -162,23 +162,44 @@ def scripted_model() -> Iterator[tuple[str, str]]:
         thread.join(timeout=10)
 
 
+def vf_eval(url: str, out: Path, taskset_id: str, *options: str) -> list[dict[str, Any]]:
+    """``vf-eval`` of ``taskset_id`` against the scripted model: its traces."""
+    command = [
+        str(Path(sys.executable).parent / "vf-eval"), taskset_id, "--model", "scripted",
+        "--client.base-url", url, "--client.api-key-var", "REWARDGYM_NO_KEY",
+        "--no-push", "--no-rich", "-o", str(out), *options,
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [traces] = list(out.glob("*/traces.jsonl"))
+    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
+    return [trace for episode in episodes for trace in episode["traces"]]
+
+
+def test_vf_eval_reweights_a_household_reward_from_its_command_line(
+    scripted_model: tuple[str, str], tmp_path: Path
+) -> None:
+    url, _ = scripted_model  # a Shop-R1 JSON output: no household action, two wasted turns
+    [trace] = vf_eval(
+        url, tmp_path, "rewardgym-household", "-n", "1", "--env.taskset.episodes", "1",
+        "--env.taskset.max-turns", "2", "--env.taskset.task.rewards", '{"success": {"weight": 2}}',
+    )  # fmt: skip
+    assert trace["ok"], trace["errors"]
+    assert trace["rewards"] == {"success": {"score": 0.0, "weight": 2.0}}
+    assert trace["info"][EPISODE_SCORES] == {"success": 0.0}
+    assert trace["metrics"]["steps"] == trace["metrics"]["inexecutable"] == 2.0
+
+
 def test_vf_eval_reweights_a_shop_term_from_its_command_line(
     scripted_model: tuple[str, str], tmp_path: Path
 ) -> None:
     url, reply = scripted_model
-    command = [
-        str(Path(sys.executable).parent / "vf-eval"), "rewardgym-shop", "--model", "scripted",
-        "--client.base-url", url, "--client.api-key-var", "REWARDGYM_NO_KEY",
-        "--no-push", "--no-rich", "-o", str(tmp_path), "-n", "2",
-        "--env.taskset.sessions", "1", "--env.taskset.task.rewards", '{"format": {"weight": 2}}',
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=EVAL_TIMEOUT_S)
-    assert done.returncode == 0, done.stderr[-3000:]
-    [traces] = list(tmp_path.glob("*/traces.jsonl"))
-    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
-    assert len(episodes) == 2
-    for episode in episodes:
-        [trace] = episode["traces"]
+    traces = vf_eval(
+        url, tmp_path, "rewardgym-shop", "-n", "2", "--env.taskset.sessions", "1",
+        "--env.taskset.task.rewards", '{"format": {"weight": 2}}',
+    )  # fmt: skip
+    assert len(traces) == 2
+    for trace in traces:
         assert trace["ok"], trace["errors"]
         truth = trace["task"]["data"]["info"]["truth"]
         want = shop_r1_weighted_terms(reply, truth, reward_config("full"))
