@@ -60,6 +60,10 @@ def test_the_package_builds_offline_and_its_entry_loads(folder: str, tmp_path: P
     assert env.config.taskset.id == taskset_id
     [first, *_] = list(env.taskset)
     assert first.data.prompt
+    config = {"taskset": {"id": taskset_id, **small_args(taskset_id)}}
+    assert entry.load_environment(config).config.taskset == env.config.taskset
+    with pytest.raises(TypeError, match="not both"):
+        entry.load_environment(config, **small_args(taskset_id))
 
 
 def small_args(taskset_id: str) -> dict[str, object]:
