@@ -8,9 +8,10 @@ model reads the observation's text and answers with one action, by name (``grab 
 ``[SWITCHON] <computer>``) or index, one per turn; the env steps host-side and its next
 observation is the next user turn (:mod:`rewardgym.integrations.verifiers_turns`). A reply
 that names no action is an inexecutable step (it counts against the turn budget and changes
-nothing; the model is told what was wrong), never a crash. The trace records ``success`` (the
-env's sparse reward, weight 1) and the metrics ``cgc`` (share of goal conditions met), ``steps``
-and ``inexecutable`` (turns whose reply named no action or one the env refused).
+nothing; the model is told what was wrong), never a crash. The task's one reward function is
+``success`` (the env's sparse reward, weight 1; ``--env.taskset.task.rewards`` reweights it),
+and the trace records the metrics ``cgc`` (share of goal conditions met), ``steps`` and
+``inexecutable`` (turns whose reply named no action or one the env refused).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rewardgym.envs import HOUSEHOLD_ID, VIRTUALHOME_ID
 from rewardgym.errors import BadAction
 from rewardgym.integrations.text_env import action_names, make_text_env, text_action
 from rewardgym.integrations.verifiers import ChatHarness, PlayerEnvConfig
-from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, play
+from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, episode_score, play
 
 NOT_AN_ACTION = "That is not an action. Reply with one action name from the list."
 """The user turn after a reply that names no action."""
@@ -73,9 +74,9 @@ class ActionEpisode(TextEpisode):
         self.inexecutable += 0 if info["executable"] else 1
         return str(obs["text"]), bool(terminated or truncated)
 
-    def rewards(self) -> dict[str, tuple[float, float]]:
-        """``success``, weight 1."""
-        return {"success": (self.success, 1.0)}
+    def rewards(self) -> dict[str, float]:
+        """``success``."""
+        return {"success": self.success}
 
     def metrics(self) -> dict[str, float]:
         """``cgc``, ``steps`` and ``inexecutable``."""
@@ -132,6 +133,11 @@ class HouseholdData(vf.TaskData):
 
 class HouseholdTask(vf.Task[HouseholdData, vf.State, vf.TaskConfig]):
     """A task of ``rewardgym-household`` or ``rewardgym-virtualhome``: one seeded episode."""
+
+    @vf.reward
+    async def success(self, trace: vf.Trace) -> float:
+        """1.0 when the episode met its goal (the env's sparse reward at its last step)."""
+        return episode_score(trace, "success")
 
 
 def episode_tasks(config: EpisodesConfig) -> Iterator[HouseholdTask]:

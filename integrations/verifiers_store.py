@@ -11,12 +11,14 @@ inexecutable step: the page stays, the turn counts, and the store's own note tel
 what was wrong. The visit ends at the model's ``terminate``, the env's step limit or
 ``max_turns``.
 
-The trace records two rewards, each weight 1, from the env's own signals: ``match``, the share
-of the visit's steps whose action is the ground-truth shopper's choice in the state reached (the
-env's reward, averaged over the steps), and ``purchase``, 1 when the visit ended (not cut off by
-``max_turns``) the way the ground-truth shopper's own visit with the same intent ends: with an
-order placed, or without one. Metrics: ``steps``, ``inexecutable``, ``ordered``,
-``order_total`` and ``ended``.
+The task has two reward functions, each weight 1 (``--env.taskset.task.rewards`` reweights
+them), from the env's own signals: ``match``, the share of the visit's steps whose action is
+the ground-truth shopper's choice in the state reached (the env's reward, averaged over the
+steps), and ``purchase``, 1 when the visit ended (not cut off by ``max_turns``) where the
+ground-truth shopper's own visit with the same intent ends (:func:`visit_ending`): an order of
+the same total, or no order, leaving from the same product last opened with the same cart. A
+visit the model ends at once matches only a shopper who also opened nothing. Metrics:
+``steps``, ``inexecutable``, ``ordered``, ``order_total`` and ``ended``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from rewardgym.envs import SHOP_STORE_ID
 from rewardgym.envs.shopping.compact import compact_page
 from rewardgym.integrations.text_env import make_text_env
 from rewardgym.integrations.verifiers import ChatHarness, PlayerEnvConfig
-from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, play
+from rewardgym.integrations.verifiers_turns import TextEpisode, TurnsConfig, episode_score, play
 
 
 class VisitConfig(TurnsConfig):
@@ -62,15 +64,37 @@ def make_store(kwargs: dict[str, Any]) -> gym.Env[Any, Any]:
     return make_text_env(SHOP_STORE_ID, **kwargs)
 
 
+def visit_ending(env: gym.Env[Any, Any], order_total: float) -> dict[str, Any]:
+    """Where ``env``'s visit ends, as ``purchase`` compares it (plain JSON).
+
+    ``{"order_total": ...}`` (to the cent) when the visit placed an order, else
+    ``{"last_product": pid or None, "cart": [pid, ...]}``: the product it opened last and what it
+    left in the cart.
+    """
+    if order_total > 0:
+        return {"order_total": round(order_total, 2)}
+    browser = env.get_wrapper_attr("visit").browser
+    last = browser.product
+    return {
+        "last_product": None if last is None else int(last.pid),
+        "cart": sorted(int(product.pid) for product, _ in browser.cart),
+    }
+
+
 def shopper_outcome(env: gym.Env[Any, Any]) -> dict[str, Any]:
-    """How the ground-truth shopper's visit ends from ``env``'s current state: ``ordered``, ``order_total``, ``steps``."""
+    """How the ground-truth shopper's visit ends from ``env``'s current state: ``ordered``, ``order_total``, ``steps``, ``ending``."""
     total, steps, done = 0.0, 0, False
     while not done:
         *_, terminated, truncated, info = env.step(env.get_wrapper_attr("truth_output")())
         total += float(info["order_total"])
         steps += 1
         done = bool(terminated or truncated)
-    return {"ordered": total > 0, "order_total": round(total, 2), "steps": steps}
+    return {
+        "ordered": total > 0,
+        "order_total": round(total, 2),
+        "steps": steps,
+        "ending": visit_ending(env, total),
+    }
 
 
 class VisitData(vf.TaskData):
@@ -82,7 +106,17 @@ class VisitData(vf.TaskData):
 
 
 class VisitTask(vf.Task[VisitData, vf.State, vf.TaskConfig]):
-    """A task of ``rewardgym-store``: one visit to the store."""
+    """A task of ``rewardgym-store``: one visit to the store, scored by ``match`` and ``purchase``."""
+
+    @vf.reward
+    async def match(self, trace: vf.Trace) -> float:
+        """The share of the visit's steps that were the shopper's choice in the state reached."""
+        return episode_score(trace, "match")
+
+    @vf.reward
+    async def purchase(self, trace: vf.Trace) -> float:
+        """1.0 when the visit ended where the shopper's own visit ends (:func:`visit_ending`)."""
+        return episode_score(trace, "purchase")
 
 
 class StoreTaskset(vf.Taskset[VisitTask, VisitConfig]):
@@ -118,9 +152,14 @@ class StoreTaskset(vf.Taskset[VisitTask, VisitConfig]):
 class VisitEpisode(TextEpisode):
     """A visit driven by the model's JSON outputs, scored against the ground-truth shopper."""
 
-    def __init__(self, env: gym.Env[Any, Any], max_turns: int, shopper_ordered: bool) -> None:
+    def __init__(
+        self, env: gym.Env[Any, Any], max_turns: int, shopper_ending: dict[str, Any]
+    ) -> None:
         super().__init__(env, max_turns)
-        self.shopper_ordered = shopper_ordered
+        self.shopper_ending = shopper_ending
+        """Where the shopper's own visit ends (:func:`visit_ending`)."""
+        self.ending: dict[str, Any] | None = None
+        """Where this visit ended, once it has (None while it goes on or when cut off)."""
         self.matches = 0.0
         """The env's rewards summed: steps whose action was the shopper's choice."""
         self.order_total = 0.0
@@ -138,15 +177,15 @@ class VisitEpisode(TextEpisode):
             self.inexecutable += 1
             note = f"Nothing happened: {info['note']}\n"
         if self.ended:
+            self.ending = visit_ending(self.env, self.order_total)
             return note + "The visit is over.", True
         page = compact_page(str(obs["page"]))
         return f"{note}Step {int(info['step']) + 1} (current) page:\n{page}\n{FOOTER}", False
 
-    def rewards(self) -> dict[str, tuple[float, float]]:
-        """``match`` and ``purchase`` (module docstring), weight 1 each."""
+    def rewards(self) -> dict[str, float]:
+        """``match`` and ``purchase`` (module docstring)."""
         match = self.matches / self.turns if self.turns else 0.0
-        same = self.ended and (self.order_total > 0) == self.shopper_ordered
-        return {"match": (match, 1.0), "purchase": (1.0 if same else 0.0, 1.0)}
+        return {"match": match, "purchase": float(self.ending == self.shopper_ending)}
 
     def metrics(self) -> dict[str, float]:
         """``steps``, ``inexecutable``, ``ordered``, ``order_total`` and ``ended``."""
@@ -162,7 +201,7 @@ def start_visit(info: dict[str, Any]) -> VisitEpisode:
     """The visit a task's ``info`` names, reset and ready for the model's first reply."""
     env = make_store(info["env_kwargs"])
     env.reset(options={"intent": info["intent"]})
-    return VisitEpisode(env, int(info["max_turns"]), bool(info["shopper"]["ordered"]))
+    return VisitEpisode(env, int(info["max_turns"]), dict(info["shopper"]["ending"]))
 
 
 class StoreEnv(vf.Env[PlayerEnvConfig]):
@@ -183,4 +222,5 @@ __all__ = [
     "VisitTask",
     "shopper_outcome",
     "start_visit",
+    "visit_ending",
 ]

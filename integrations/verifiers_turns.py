@@ -7,6 +7,12 @@ a step and what the trace records; :func:`play` runs one against the model. A re
 cannot carry out is an inexecutable turn: it counts against ``max_turns``, the model is told
 what was wrong, and nothing crashes. Tests and other drivers call :meth:`TextEpisode.step` with
 their own replies: it is the same code the model's turns run through.
+
+Once the episode is over, :func:`play` leaves its reward scores on the trace
+(``trace.info["episode_scores"]``) before the rollout closes; closing scores the task, whose
+declared reward functions (``@vf.reward``) read them back with :func:`episode_score`. So each
+term is a reward function verifiers can reweight (``--env.taskset.task.rewards
+'{"success": {"weight": 2}}'``), and the scores travel with the saved trace.
 """
 
 from __future__ import annotations
@@ -57,16 +63,20 @@ class TextEpisode(ABC):
         """Step the env with ``reply`` or refuse it (counting it inexecutable): the feedback, and whether the env ended."""
 
     @abstractmethod
-    def rewards(self) -> dict[str, tuple[float, float]]:
-        """``{name: (score, weight)}``, recorded on the trace once the episode is over."""
+    def rewards(self) -> dict[str, float]:
+        """``{name: score}``, one per reward function of the taskset's task, read once the episode is over."""
 
     def metrics(self) -> dict[str, float]:
         """``steps`` (turns taken) and ``inexecutable``; subclasses add their own."""
         return {"steps": float(self.turns), "inexecutable": float(self.inexecutable)}
 
 
+EPISODE_SCORES = "episode_scores"
+"""The key of ``trace.info`` under which :func:`play` leaves the episode's reward scores."""
+
+
 async def play(task: vf.Task[Any, Any, Any], agents: Any, episode: TextEpisode) -> None:
-    """Let the player reply turn by turn until ``episode`` is over; record its rewards and metrics on the trace."""
+    """Let the player reply turn by turn until ``episode`` is over; leave its scores and metrics on the trace."""
     try:
         async with agents.player.interaction(task) as interaction:
             segment = await interaction.turn()
@@ -75,13 +85,22 @@ async def play(task: vf.Task[Any, Any, Any], agents: Any, episode: TextEpisode) 
                 if episode.over:
                     break
                 segment = await interaction.turn(feedback)
+            # Leaving the interaction scores the task, so the scores go on the trace first.
+            interaction.trace.info[EPISODE_SCORES] = episode.rewards()
+            interaction.trace.record_metrics(episode.metrics())
     finally:
         episode.env.close()
-    trace = interaction.trace
-    for name, (score, weight) in episode.rewards().items():
-        trace.record_reward(name, score, weight)
-    for name, value in episode.metrics().items():
-        trace.record_metric(name, value)
 
 
-__all__ = ["TextEpisode", "TurnsConfig", "play"]
+def episode_score(trace: vf.Trace, name: str) -> float:
+    """The score :func:`play` left on ``trace`` for the reward function ``name``."""
+    scores = trace.info.get(EPISODE_SCORES)
+    if not isinstance(scores, dict) or name not in scores:
+        raise ValueError(
+            f"trace {trace.id} holds no episode score {name!r} (trace.info[{EPISODE_SCORES!r}] "
+            f"is {scores!r}); play the taskset with its own env, which records them"
+        )
+    return float(scores[name])
+
+
+__all__ = ["EPISODE_SCORES", "TextEpisode", "TurnsConfig", "episode_score", "play"]

@@ -69,6 +69,8 @@ class DataCollect:
                     config, progress=lambda done: bar.update(task, completed=done)
                 )
             collected = time.perf_counter() - start
+            if self.variant is not None:  # names the Minari data set: rewardgym/household/noisy-v1
+                data.info["variant"] = self.variant
             data.write_into(tmp, minari=self.minari)
         total = time.perf_counter() - start
         console.print(

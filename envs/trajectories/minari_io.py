@@ -37,22 +37,74 @@ DENSE_INFO_KEY = "dense_reward"
 """The infos key of a relabelled data set's dense reward (``infos[key][t + 1]``: step ``t``)."""
 
 
-def default_dataset_id(env_id: str) -> str:
-    """A Minari dataset id for data from ``env_id``, versioned as the env is.
+DEFAULT_DATASET_NAME = "perturbed-expert"
+"""The data-set name of a collection run that names no variant (COREN's perturbed expert)."""
 
-    Each env version has its own id (two versions' data must not share a name), so
-    ``rewardgym/Household-v1`` gives ``rewardgym/household-v1``; an id without a version gets
-    ``-v0``.
+
+def default_dataset_id(env_id: str, name: str = DEFAULT_DATASET_NAME) -> str:
+    """A Minari data-set id ``namespace/env/name-vN`` for data ``name`` from ``env_id``, versioned as the env is.
+
+    The namespace is ``rewardgym``, the env its id's name in lower case without the version, and
+    ``N`` the env's version: two versions' data must not share an id, so ``rewardgym/Household-v1``
+    gives ``rewardgym/household/perturbed-expert-v1``; an env id without a version gets ``-v0``.
 
     Example:
-        >>> default_dataset_id("rewardgym/Household-v0"), default_dataset_id("rewardgym/Household-v1")
-        ('rewardgym/household-v0', 'rewardgym/household-v1')
+        >>> default_dataset_id("rewardgym/Household-v0"), default_dataset_id("rewardgym/Household-v1", "noisy")
+        ('rewardgym/household/perturbed-expert-v0', 'rewardgym/household/noisy-v1')
     """
-    name = env_id.split("/")[-1]
-    version = re.search(r"-v(\d+)$", name)
-    name = re.sub(r"-v\d+$", "", name).lower()
-    name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")
-    return f"rewardgym/{name}-v{version.group(1) if version else 0}"
+    env = env_id.split("/")[-1]
+    version = re.search(r"-v(\d+)$", env)
+    env = _slug(re.sub(r"-v\d+$", "", env))
+    return f"rewardgym/{env}/{_slug(name)}-v{version.group(1) if version else 0}"
+
+
+def _slug(text: str) -> str:
+    """``text`` in lower case with every run of other characters than ``a-z0-9`` one ``-``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def recommended_metadata(dataset: TrajectoryDataset, dataset_id: str | None) -> dict[str, Any]:
+    """The metadata Minari recommends for ``dataset`` (``minari.create_dataset_from_buffers``'s fields).
+
+    ``dataset_id`` (:func:`default_dataset_id` with the collection's ``variant``, when None),
+    ``author``, ``algorithm_name`` (the collector's settings), ``code_permalink`` (the rewardgym
+    release and the function that collected the data: the package names no public URL),
+    ``requirements`` (pip-style pins of what recreates the env) and ``description``; Minari's
+    loader warns when an installed package misses a requirement.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    import gymnasium
+
+    from rewardgym import __version__
+    from rewardgym.envs import VIRTUALHOME_ID
+
+    info = dataset.info
+    requirements = [f"rewardgym=={__version__}", f"gymnasium=={gymnasium.__version__}"]
+    if dataset.env_id == VIRTUALHOME_ID:
+        try:
+            requirements.append(f"virtualhome_eval=={version('virtualhome_eval')}")
+        except PackageNotFoundError:
+            requirements.append("virtualhome_eval")
+    collector = info.get("collector")
+    if isinstance(collector, dict):
+        algorithm = (
+            f"perturbed expert (COREN, arXiv 2411.17135): {collector.get('expert')} expert, "
+            f"noise {collector.get('noise')}, sibling fraction {collector.get('sibling_fraction')}, "
+            f"give-up {collector.get('give_up')}"
+        )
+    else:
+        algorithm = "perturbed expert (COREN, arXiv 2411.17135)"
+    return {
+        "dataset_id": dataset_id
+        or default_dataset_id(dataset.env_id, str(info.get("variant") or DEFAULT_DATASET_NAME)),
+        "author": {"rewardgym"},
+        "algorithm_name": algorithm,
+        "code_permalink": (
+            f"rewardgym=={__version__}: rewardgym.envs.trajectories.collect.collect_dataset"
+        ),
+        "requirements": requirements,
+    }
 
 
 def write_minari(
@@ -111,10 +163,8 @@ def write_minari(
         description += f"; dense reward ({dense_source}) in infos['{DENSE_INFO_KEY}'][1:]"
     storage.update_metadata(
         {
-            "dataset_id": dataset_id or default_dataset_id(dataset.env_id),
+            **recommended_metadata(dataset, dataset_id),
             "minari_version": minari_pkg.__version__,
-            "algorithm_name": "perturbed expert (COREN-style); reward = success flag",
-            "author": {"rewardgym"},
             "description": description,
             "rewardgym_rewards": rewards_meta,
         }
@@ -236,11 +286,13 @@ def minari_load_dataset(path: str | Path) -> minari.MinariDataset:
 
 
 __all__ = [
+    "DEFAULT_DATASET_NAME",
     "DENSE_INFO_KEY",
     "check_minari_complete",
     "default_dataset_id",
     "load_minari",
     "minari_dense_rewards",
     "minari_load_dataset",
+    "recommended_metadata",
     "write_minari",
 ]

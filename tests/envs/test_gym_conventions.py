@@ -148,8 +148,8 @@ def test_shop_store_takes_a_variant_name() -> None:
 
 def test_each_env_version_gets_its_own_minari_id() -> None:
     ids = {env_id: default_dataset_id(env_id) for env_id in IDS}
-    assert ids[HOUSEHOLD_V0_ID] == "rewardgym/household-v0"
-    assert ids[HOUSEHOLD_ID] == "rewardgym/household-v1"
+    assert ids[HOUSEHOLD_V0_ID] == "rewardgym/household/perturbed-expert-v0"
+    assert ids[HOUSEHOLD_ID] == "rewardgym/household/perturbed-expert-v1"
     assert len(set(ids.values())) == len(ids), ids
 
 

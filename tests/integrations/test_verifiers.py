@@ -171,3 +171,40 @@ def test_vf_eval_plays_household_episodes_against_a_served_model(
     assert trace["metrics"]["inexecutable"] == inexecutable
     assert trace["metrics"]["cgc"] == cgc
     assert trace["rewards"]["success"]["score"] == success
+
+
+def test_the_shop_taskset_replays_your_own_sessions(tmp_path: Path) -> None:
+    steps = [
+        {"page": "<html><input name='search_input'/></html>", "rationale": "I look for a lamp.",
+         "action": {"type": "type_and_submit", "name": "search_input", "text": "desk lamp"}},
+        {"page": "<html><a name='product_1_title'>Brass lamp</a></html>",
+         "action": {"type": "click", "name": "product_1_title"}},
+        {"page": "<html><p>Brass lamp</p></html>", "action": {"type": "terminate"}},
+    ]  # fmt: skip
+    log = tmp_path / "mine.jsonl"
+    log.write_text(
+        "\n".join(json.dumps({"session_id": f"mine-{i}", "steps": steps[i:]}) for i in range(2))
+    )
+    config = ShopConfig(id="rewardgym-shop", data=str(log), split="all", max_context_chars=2000)
+    mine = list(ShopTaskset(config))
+    assert [t.data.name for t in mine] == [
+        "mine-0#0",
+        "mine-0#1",
+        "mine-0#2",
+        "mine-1#0",
+        "mine-1#1",
+    ]
+    assert [t.data.info["truth"]["type"] for t in mine] == [
+        "type_and_submit", "click", "terminate", "click", "terminate",
+    ]  # fmt: skip
+    assert "Brass lamp" in mine[2].data.prompt
+
+
+def test_the_shop_validation_split_is_held_out_of_train() -> None:
+    def session_ids(split: str) -> set[str]:
+        config = ShopConfig(id="rewardgym-shop", split=split, sessions=3, max_context_chars=200)
+        return {t.data.info["session_id"] for t in ShopTaskset(config)}
+
+    validation, train, test = session_ids("validation"), session_ids("train"), session_ids("test")
+    assert len(validation) == len(train) == len(test) == 3
+    assert not validation & train and not validation & test and not train & test

@@ -69,13 +69,11 @@ def test_the_shoppers_own_choices_score_full_marks_after_an_inexecutable_turn(
             total += step_info["order_total"]
             ended = terminated or truncated
         assert episode.over and ended and episode.turns == len(replies)
-        assert episode.rewards() == {
-            "match": (sum(rewards) / len(rewards), 1.0),
-            "purchase": (float((total > 0) == info["shopper"]["ordered"]), 1.0),
-        }
-        # The shopper's own visit after one wasted turn: every step but that one matches.
+        # The shopper's own visit after one wasted turn: every step but that one matches, and
+        # it ends where the shopper's does.
         assert rewards == [0.0] + [1.0] * info["shopper"]["steps"]
-        assert episode.rewards()["purchase"] == (1.0, 1.0)
+        assert episode.rewards() == {"match": sum(rewards) / len(rewards), "purchase": 1.0}
+        assert episode.ending == info["shopper"]["ending"]
         metrics = episode.metrics()
         assert metrics["inexecutable"] == applied.count(False) == 1
         assert metrics["ordered"] == float(total > 0) and metrics["order_total"] == round(total, 2)
@@ -90,7 +88,26 @@ def test_a_visit_cut_off_by_max_turns_earns_no_purchase(visits: list[Any]) -> No
     episode.step(GARBAGE)
     assert episode.over and episode.metrics()["ended"] == 0.0
     assert episode.metrics()["inexecutable"] == 2.0
-    assert episode.rewards() == {"match": (0.0, 1.0), "purchase": (0.0, 1.0)}
+    assert episode.rewards() == {"match": 0.0, "purchase": 0.0}
+
+
+def test_ending_a_visit_at_once_earns_no_purchase_where_the_shopper_looked_further() -> None:
+    terminate = '{"rationale": "I am done.", "action": {"type": "terminate"}}'
+    paid, shoppers_paid, walked_away = [], [], 0
+    for task in tasks("rewardgym-store", visits=20):
+        info = task.data.info
+        walked_away += not info["shopper"]["ordered"]
+        episode = start_visit(info)
+        episode.step(terminate)
+        assert episode.over and episode.metrics()["ended"] == 1.0
+        paid.append(episode.rewards()["purchase"])
+        shopper = start_visit(info)
+        while not shopper.over:
+            shopper.step(shopper.env.get_wrapper_attr("truth_output")())
+        shoppers_paid.append(shopper.rewards()["purchase"])
+    # Under "paid whenever neither ordered" ending at once earned walked_away / 20 (0.45).
+    assert walked_away == 9
+    assert sum(paid) == 0.0 and sum(shoppers_paid) == 20.0
 
 
 @pytest.mark.parametrize(
@@ -118,7 +135,7 @@ def test_the_expert_after_an_unparsable_reply_scores_as_the_env_does(
         if terminated or truncated:
             break
     assert episode.over and success == 1.0
-    assert episode.rewards() == {"success": (success, 1.0)}
+    assert episode.rewards() == {"success": success}
     assert episode.metrics() == {
         "cgc": cgc,
         "steps": 1.0 + len(executable),
