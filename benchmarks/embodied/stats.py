@@ -328,7 +328,7 @@ def resamples_from_records(
 
 
 @dataclass(frozen=True)
-class Reprint:
+class Config:
     """Reprint a bench embodied page's intervals and paired differences from its per-episode results."""
 
     page: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="PAGE_FOLDER")]
@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from rewardgym.cli import SCRIPT_ERRORS, refuse
 
     prog = "python -m rewardgym.benchmarks.embodied.stats"
-    config = tyro.cli(Reprint, args=argv, prog=prog)
+    config = tyro.cli(Config, args=argv, prog=prog)
     try:
         text = config.run()
     except SCRIPT_ERRORS as err:
@@ -363,7 +363,7 @@ __all__ = [
     "EPISODES_FILE",
     "METRIC_FIELDS",
     "RECORD_COLUMNS",
-    "Reprint",
+    "Config",
     "SplitResamples",
     "episode_records",
     "main",
