@@ -241,7 +241,7 @@ class EmbodiedBenchConfig:
     """Time the judge picking every action (judge-as-policy). Off on VirtualHome-v0, where one
     decision rates 453 actions with every prompt (2,265 requests)."""
     bootstrap: Annotated[int, AT_LEAST_1] = 2000
-    """Bootstrap resamples of the 95% intervals (seeds, then episodes within a seed)."""
+    """Bootstrap resamples of the 95% intervals (seeds crossed with tasks, then episodes)."""
     workers: Annotated[int, AT_LEAST_1] = 2
     """Training processes in parallel (one torch thread each)."""
     indicative: bool = False

@@ -1,13 +1,15 @@
-"""Rows, intervals, paired differences, tables, plots and the judge-as-policy baseline.
+"""Rows, tables, plots and the judge-as-policy baseline of ``bench embodied``.
 
 ``aggregate`` turns per-seed, per-episode results into the public rows of ``results.json``:
 ``algorithm``, ``reward``, ``split``, ``sr``, ``cgc``, ``plan`` (percent) and ``sr_ci`` (and
 ``cgc_ci``, ``plan_ci``), 95% intervals over seeds, tasks and episodes; ``vs``, each metric of
 the row minus that of every row in :data:`PAIRED_REFERENCES` on the same episodes with its
-paired interval and verdict; and for COREN's CQL rows ``position``, where the row lands between
-sparse CQL and each reference dense reward. All of a split's figures come from one set of
-bootstrap draws (``rewardgym.benchmarks.embodied.stats.SplitResamples``). ``tune_summary``
-picks each row's values on the validation split. The rest renders.
+paired interval and verdict (COREN's CQL row also minus its ablations of
+:data:`ABLATION_REFERENCES`); and for COREN's CQL rows ``position``, where the row lands
+between sparse CQL and each reference dense reward, undefined where that gap is noise. Its
+figures come from the run's per-episode records (``rewardgym.benchmarks.embodied.stats``)
+through ``rewardgym.benchmarks.embodied.paired``, as a reprint's do. ``tune_summary`` picks
+each row's values on the validation split. The rest renders.
 """
 
 from __future__ import annotations
@@ -20,63 +22,28 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.agents.evaluation.bootstrap import format_difference, verdict
-from rewardgym.benchmarks.embodied.stats import METRIC_FIELDS, SplitResamples
+from rewardgym.benchmarks.embodied.paired import (
+    ABLATION_REFERENCES,
+    PAIRED_NOTE,
+    PAIRED_REFERENCES,
+    REFERENCES,
+    _row_stats,
+    interval_rows,
+    oracle_vs_sparse,
+    paired_figures,
+    render_intervals,
+)
+from rewardgym.benchmarks.embodied.stats import (
+    SplitResamples,
+    episode_records,
+    resamples_from_records,
+)
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import undefined_as_null
 from rewardgym.envs import HOUSEHOLD_ID
 
 if TYPE_CHECKING:
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
-
-PAIRED_REFERENCES: tuple[str, ...] = ("cql/sparse", "bc/none")
-"""The rows every other row is compared with, episode by episode (each row's ``vs``)."""
-REFERENCES: tuple[str, ...] = ("oracle", "perfect-judge")
-"""The dense references a COREN row is placed against: potential shaping and the perfect judge."""
-
-
-def _row_stats(samples: SplitResamples, name: str) -> dict[str, Any]:
-    """A row's metrics, their 95% intervals and per-seed spread, from the split's draws."""
-    out: dict[str, Any] = {}
-    for metric in METRIC_FIELDS:
-        out[metric] = samples.mean(name, metric)
-        out[f"{metric}_ci"] = samples.interval(name, metric)
-        out[f"{metric}_seed_std"] = samples.seed_std(name, metric)
-    out["episodes"] = len(samples.scores[name]["sr"])
-    return out
-
-
-def paired_figures(samples: SplitResamples, name: str) -> dict[str, Any]:
-    """``vs`` and ``position`` of one row: its paired differences and its place between rows.
-
-    ``vs[reference][metric]`` is ``{"diff", "ci", "verdict"}`` for every reference of
-    :data:`PAIRED_REFERENCES` the split has, the row itself excepted. A CQL row on a COREN
-    scheme gets ``position[reference] = {"value", "ci"}``: ``(row - sparse) / (reference -
-    sparse)`` in SR, for every reward of :data:`REFERENCES` trained with CQL.
-    """
-    out: dict[str, Any] = {}
-    vs: dict[str, dict[str, Any]] = {}
-    for reference in PAIRED_REFERENCES:
-        if reference == name or reference not in samples.scores:
-            continue
-        vs[reference] = {}
-        for metric in METRIC_FIELDS:
-            point, interval = samples.difference(name, reference, metric)
-            vs[reference][metric] = {"diff": point, "ci": interval, "verdict": verdict(interval)}
-    if vs:
-        out["vs"] = vs
-    algorithm, _, reward = name.partition("/")
-    sparse = "cql/sparse"
-    if algorithm == "cql" and reward not in ("sparse", *REFERENCES) and sparse in samples.scores:
-        position: dict[str, Any] = {}
-        for reference in REFERENCES:
-            high = f"cql/{reference}"
-            if high in samples.scores:
-                value, interval = samples.position(name, sparse, high)
-                position[reference] = {"value": value, "ci": interval}
-        if position:
-            out["position"] = position
-    return out
 
 
 def aggregate(
@@ -95,28 +62,19 @@ def aggregate(
         row.name: [key for (r, _, _), key in assignment.items() if r == row]
         for row in config.row_specs
     }
-    by_split = {
-        split: SplitResamples.build(
-            split,
-            {name: [results[k]["episodes"][split] for k in ks] for name, ks in keys.items()},
-            samples=config.bootstrap,
-        )
-        for split in config.evaluation.splits
-    }
-    rows = []
-    for row in config.row_specs:
-        mine = keys[row.name]
-        values = _trained_with(row.name, [results[k] for k in mine])
-        for split, samples in by_split.items():
-            entry: dict[str, Any] = {"algorithm": row.algorithm, "reward": row.reward}
-            entry["split"] = split
-            entry.update(_row_stats(samples, row.name))
-            entry["seeds"] = len(mine)
-            entry["steps"] = float(np.mean([results[k]["splits"][split]["steps"] for k in mine]))
-            entry.update(values)
-            entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in mine]))
-            entry.update(paired_figures(samples, row.name))
-            rows.append(entry)
+    columns = episode_records(config, assignment, results)
+    by_split = resamples_from_records(columns, samples=config.bootstrap)
+    rows = interval_rows(by_split, list(keys))
+    for entry in rows:  # the run's facts between the intervals and the paired figures
+        name = f"{entry['algorithm']}/{entry['reward']}"
+        mine = keys[name]
+        paired: dict[str, Any] = {k: entry.pop(k) for k in ("vs", "position") if k in entry}
+        entry["seeds"] = len(mine)
+        steps = [results[k]["splits"][entry["split"]]["steps"] for k in mine]
+        entry["steps"] = float(np.mean(steps))
+        entry.update(_trained_with(name, [results[k] for k in mine]))
+        entry["train_seconds"] = float(np.mean([results[k]["train_seconds"] for k in mine]))
+        entry.update(paired)
     return rows
 
 
@@ -275,134 +233,8 @@ def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
     return out
 
 
-def oracle_vs_sparse(
-    rows: Sequence[Mapping[str, Any]], split: str = "fine", reference: str = "oracle"
-) -> dict[str, Any]:
-    """CQL on a reference dense reward against sparse CQL and BC on one split: the setting's check.
-
-    ``reference`` is ``oracle`` (potential shaping) or ``perfect-judge`` (the simulator rating
-    every step on COREN's scale); the keys keep the ``oracle_`` names either way, and
-    ``reference`` says which it was. ``oracle_minus_sparse`` and ``oracle_minus_bc`` are paired
-    SR differences (the rows' ``vs``) with ``_ci`` and ``_verdict``; ``coren_position`` places
-    each COREN scheme between sparse (0) and the reference (1) CQL, ``coren_position_ci`` its
-    interval from the same draws.
-    """
-    by = {(r["algorithm"], r["reward"]): r for r in rows if r["split"] == split}
-    oracle, sparse, bc = (
-        by.get(("cql", reference)),
-        by.get(("cql", "sparse")),
-        by.get(("bc", "none")),
-    )
-    if oracle is None or sparse is None:
-        return {}
-    against = oracle.get("vs", {})
-    if "cql/sparse" not in against:
-        raise ValueError(
-            f"row cql/{reference} on split {split!r} has no paired difference from cql/sparse "
-            "('vs'): build the rows with rewardgym.benchmarks.embodied.report.aggregate"
-        )
-    out: dict[str, Any] = {
-        "split": split,
-        "reference": reference,
-        "oracle_sr": oracle["sr"],
-        "sparse_sr": sparse["sr"],
-    }
-    compared = [("sparse", "cql/sparse")] + ([("bc", "bc/none")] if bc is not None else [])
-    for short, name in compared:
-        if short == "bc":
-            out["bc_sr"] = bc["sr"]  # type: ignore[index]
-        if name in against:
-            paired = against[name]["sr"]
-            out[f"oracle_minus_{short}"] = paired["diff"]
-            out[f"oracle_minus_{short}_ci"] = paired["ci"]
-            out[f"oracle_minus_{short}_verdict"] = paired["verdict"]
-    placed = {
-        r["reward"]: r["position"][reference]
-        for (alg, _), r in by.items()
-        if alg == "cql" and reference in r.get("position", {})
-    }
-    out["coren_position"] = {k: v["value"] for k, v in placed.items()}
-    out["coren_position_ci"] = {k: v["ci"] for k, v in placed.items()}
-    return out
-
-
-def _split_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> str:
-    table: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in rows:
-        if r["split"] not in splits:
-            continue
-        entry = table.setdefault((r["algorithm"], r["reward"]), {"algorithm": r["algorithm"]})
-        entry["reward"] = r["reward"]
-        lo, hi = r["sr_ci"]
-        entry[f"{r['split']} SR"] = f"{r['sr']:.1f} [{lo:.1f}, {hi:.1f}]"
-        entry[f"{r['split']} CGC"] = r["cgc"]
-        entry[f"{r['split']} Plan"] = r["plan"]
-    columns = ["algorithm", "reward"]
-    for split in splits:
-        columns += [f"{split} SR", f"{split} CGC", f"{split} Plan"]
-    return markdown_table(list(table.values()), columns, digits=1)
-
-
-def _paired_table(rows: Sequence[Mapping[str, Any]], splits: Sequence[str]) -> str:
-    """Each row's SR minus every paired reference's on ``splits`` ("" when nothing is paired)."""
-    table: dict[tuple[str, str], dict[str, Any]] = {}
-    references = [ref for ref in PAIRED_REFERENCES if any(ref in r.get("vs", {}) for r in rows)]
-    if not references:
-        return ""
-    for r in rows:
-        if r["split"] not in splits:
-            continue
-        entry = table.setdefault((r["algorithm"], r["reward"]), {"algorithm": r["algorithm"]})
-        entry["reward"] = r["reward"]
-        for reference in references:
-            paired = r.get("vs", {}).get(reference, {}).get("sr")
-            cell = "(the reference)" if f"{r['algorithm']}/{r['reward']}" == reference else ""
-            if paired is not None:
-                cell = format_difference(paired["diff"], paired["ci"])
-            entry[f"{r['split']} - {reference}"] = cell
-    columns = ["algorithm", "reward"]
-    for split in splits:
-        columns += [f"{split} - {reference}" for reference in references]
-    return markdown_table(list(table.values()), columns)
-
-
-def _position_interval(check: Mapping[str, Any], reward: str) -> str:
-    low, high = check.get("coren_position_ci", {}).get(reward, (float("nan"),) * 2)
-    if np.isnan(low) or np.isnan(high):
-        return TIED
-    return f"[{low:.2f}, {high:.2f}]"
-
-
-PAIRED_NOTE = (
-    "Each row minus cql/sparse and minus bc/none, in SR points, on the very same held-out "
-    "episodes; [95% interval] of the paired bootstrap over training seeds, tasks and episodes "
-    "(seed k of a row paired with seed k of the reference); real: the interval excludes 0, "
-    "noise: it does not."
-)
-"""The sentence under every paired table."""
-
-
-def _indicative(config: Mapping[str, Any]) -> list[str]:
-    """The lines that say a preset's differences are indicative (empty unless it says so)."""
-    if not config.get("indicative"):
-        return []
-    from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
-
-    env = "virtualhome" if str(config["name"]).startswith("virtualhome-") else "household"
-    full = ENV_PRESETS[env]["full"]
-    page = "embodied-full" if env == "household" else f"embodied-{full.name}"
-    return [
-        f"> Indicative: at this preset's {len(config['seeds'])} training seeds these differences "
-        f"are indicative only; the full preset ({len(full.seeds)} seeds, "
-        f"docs/results/{page}.md) settles them.",
-        "",
-    ]
-
-
 CONSTANT = "n/a (one class or equal returns)"
 """What an undefined correlation says: held-out episodes all succeed, all fail or tie."""
-TIED = "n/a (reference SR = sparse SR)"
-"""What an undefined position between sparse and reference CQL says."""
 
 
 def render_markdown(payload: Mapping[str, Any]) -> str:
@@ -415,8 +247,8 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
         f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
         "",
-        "SR [95% interval over seeds, tasks and episodes] / CGC / Plan in percent on held-out "
-        "instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
+        "SR [95% interval over seeds crossed with tasks and episodes] / CGC / Plan in percent "
+        "on held-out instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
         f"{meta.get('tuned_source', '')}.",
         "",
     ]
@@ -434,66 +266,13 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
             "these rows check the plumbing, not the methods.",
             "",
         ]
-    played = {r["split"] for r in rows}
-    indicative = _indicative(config)
-    held_out = "Held-out test programs" if env == "VirtualHome-v0" else "Default layout"
-    for title, splits in (
-        (held_out, ("fine", "abstract")),
-        ("Shifted layout (cross-domain)", ("shifted-fine", "shifted-abstract")),
-    ):
-        shown = tuple(split for split in splits if split in played)
-        if shown:
-            parts += [f"### {title}", "", _split_table(rows, shown), ""]
-            paired = _paired_table(rows, shown)
-            if paired:
-                parts += [f"#### {title}: paired differences in SR", "", PAIRED_NOTE, ""]
-                parts += [*indicative, paired, ""]
+    intervals = render_intervals(rows, config, env)
+    if intervals:
+        parts += [intervals, ""]
     if env == "VirtualHome-v0":
         parts += [*paper_table(), ""]
     if parts[-1] == "":
         parts.pop()
-    for reference in REFERENCES:
-        check = oracle_vs_sparse(rows, reference=reference)
-        if not check:
-            continue
-        parts += [
-            "",
-            f"### Does a good dense reward matter here? (CQL, {reference} vs sparse, held-out fine)",
-            "",
-            "Differences are paired SR points (the rows' paired differences above).",
-            "",
-            *indicative,
-        ]
-        name = reference.replace("-", "_")
-        line: dict[str, Any] = {"split": check["split"]}
-        for key in ("oracle_sr", "sparse_sr", "oracle_minus_sparse", "bc_sr", "oracle_minus_bc"):
-            if key not in check:
-                continue
-            value = check[key]
-            if key.startswith("oracle_minus"):
-                value = format_difference(value, check[f"{key}_ci"])
-            line[key.replace("oracle", name)] = value
-        parts.append(markdown_table([line], list(line), digits=1))
-        if check["coren_position"]:
-            parts += [
-                "",
-                f"COREN schemes between sparse (0) and {reference} (1), "
-                "(scheme - sparse) / (reference - sparse) in SR, with its 95% interval from the "
-                "same draws:",
-                "",
-            ]
-            table = [
-                {"reward": k, "position": v, "95% interval": _position_interval(check, k)}
-                for k, v in check["coren_position"].items()
-            ]
-            parts.append(
-                markdown_table(
-                    table,
-                    ["reward", "position", "95% interval"],
-                    digits=2,
-                    undefined={"position": TIED},
-                )
-            )
     diagnostics = meta.get("reward_diagnostics", {})
     if diagnostics:
         parts += ["", "### Dense rewards on the training data (mean per step, return)", ""]
@@ -692,16 +471,19 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
 
 
 __all__ = [
+    "ABLATION_REFERENCES",
     "PAIRED_NOTE",
     "PAIRED_REFERENCES",
     "REFERENCES",
     "aggregate",
+    "interval_rows",
     "judge_baseline",
     "learned_nothing",
     "oracle_vs_sparse",
     "paired_figures",
     "paper_table",
     "plot_results",
+    "render_intervals",
     "render_markdown",
     "render_tune",
     "tune_summary",

@@ -350,6 +350,9 @@ def run_bench_embodied(
         console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
         return payload
     rows = report.aggregate(config, assignment, results)
+    from rewardgym.benchmarks.embodied.stats import episode_records, write_episodes
+
+    write_episodes(root, config, episode_records(config, assignment, results))
     console.rule("judges: quality on held-out abstract instructions")
     from rewardgym.benchmarks.embodied.data import judge_table
 

@@ -90,6 +90,7 @@ TINY: dict[str, tuple[list[str], str]] = {
 """Script name -> (tiny-budget arguments, a line fragment its output must hold)."""
 
 COVERED: dict[str, tuple[list[str], str]] = {
+    "embodied.stats": (["PAGE_FOLDER"], "tests/benchmarks/embodied/test_embodied_reprint.py"),
     "fidelity.suite": (["--preset", "tiny"], "tests/benchmarks/fidelity/test_bench_fidelity.py"),
     "perf.hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/perf/test_perf_hf_judge.py"),
     "perf.embodied_agent_cost": (

@@ -11,6 +11,8 @@ from rewardgym.agents.evaluation.bootstrap import verdict
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied.config import PRESETS, EmbodiedBenchConfig, TuneGrid
+from rewardgym.benchmarks.embodied.stats import EPISODES_FILE
+from rewardgym.benchmarks.embodied.stats import main as reprint
 from rewardgym.benchmarks.embodied.suite import run_bench_embodied
 from rewardgym.benchmarks.repro import table_digests
 from rewardgym.envs.trajectories.config import CollectConfig
@@ -44,13 +46,14 @@ TINY = EmbodiedBenchConfig(
 
 
 def test_tiny_bench_writes_the_public_rows_and_data(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Rows carry algorithm, reward, split, sr/cgc/plan and an interval; files exist."""
+    """Rows carry algorithm, reward, split, sr/cgc/plan and an interval; files exist; the kept
+    per-episode results reprint the page's intervals."""
     monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path / "home"))
     result = run_bench_embodied(TINY, out=tmp_path / "out", quiet=True)
     out = tmp_path / "out"
-    for name in ("results.json", "results.csv", "results.md", "sr_by_row.png"):
+    for name in ("results.json", "results.csv", "results.md", "sr_by_row.png", EPISODES_FILE):
         assert (out / name).exists(), name
     saved = json.loads((out / "results.json").read_text())
     assert set(saved["data"]) >= {"episodes", "success_rate", "mean_expert_steps"}
@@ -77,6 +80,11 @@ def test_tiny_bench_writes_the_public_rows_and_data(
     markdown = (out / "results.md").read_text()
     assert saved["meta"]["table_digests"] == table_digests(markdown)
     assert "Default layout: paired differences in SR" in saved["meta"]["table_digests"]
+    capsys.readouterr()
+    reprint([str(out)])  # python -m rewardgym.benchmarks.embodied.stats OUT
+    printed = capsys.readouterr().out.strip()
+    assert printed.startswith("### Default layout") and printed in markdown
+    assert "### Shifted layout" in printed and "between sparse (0) and oracle" in printed
     threads = saved["meta"]["worker_threads"]
     assert threads["workers"] == 1 and threads["torch_threads"] == TINY.training.threads
     assert saved["meta"]["cpu_model"] and "OMP_NUM_THREADS" in saved["meta"]["thread_env"]

@@ -10,6 +10,7 @@ import pytest
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
+from rewardgym.benchmarks.embodied.stats import read_episodes
 from rewardgym.benchmarks.embodied.suite import BenchEmbodied, run_bench_embodied
 from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS, VIRTUALHOME_PRESETS
 from rewardgym.cli import build, main
@@ -54,6 +55,9 @@ def test_tiny_virtualhome_bench_writes_held_out_rows_paired_and_the_papers_table
     assert "Held-out test programs: paired differences in SR" in markdown
     assert "| COREN | 66.4 | 74.5 | 69.5 | 57.6 | 68.3 | 64.8 |" in markdown
     assert "Shifted layout" not in markdown
+    columns, _ = read_episodes(tmp_path / "out")  # kept beside results.json, one line an episode
+    assert len(columns["row"]) == len(TINY.rows) * 2 * 2 and set(columns["seed"]) == {0}
+    assert set(columns["instructions"]) == {"fine", "abstract"}
 
 
 def test_env_picks_its_presets_on_the_command_line() -> None:

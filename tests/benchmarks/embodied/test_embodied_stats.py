@@ -1,4 +1,4 @@
-"""The two-level bootstrap interval over training seeds and evaluation episodes."""
+"""The crossed bootstrap interval over training seeds and the evaluation episodes they all play."""
 
 from __future__ import annotations
 
@@ -27,7 +27,18 @@ def test_disagreeing_seeds_widen_the_interval() -> None:
     assert hi_a - lo_a == 0.0 and hi_d - lo_d > 0.3
 
 
+def test_the_task_level_widens_the_interval_where_tasks_differ() -> None:
+    """Task 0 always succeeds, task 1 never: drawing tasks, not only episodes, shows it."""
+    scores = [np.repeat([1.0, 0.0], 20) for _ in range(3)]
+    tasks = [0.0] * 20 + [1.0] * 20
+    lo_e, hi_e = seed_episode_interval(scores, resamples=500)
+    lo_t, hi_t = seed_episode_interval(scores, tasks=tasks, resamples=500)
+    assert (hi_t - lo_t) > (hi_e - lo_e) + 0.3 and lo_t == 0.0 and hi_t == 1.0
+
+
 def test_constant_scores_and_errors() -> None:
-    assert seed_episode_interval([[1.0, 1.0], [1.0]]) == (1.0, 1.0)
+    assert seed_episode_interval([[1.0, 1.0], [1.0, 1.0]]) == (1.0, 1.0)
     with pytest.raises(ValueError, match="at least one"):
         seed_episode_interval([[]])
+    with pytest.raises(ValueError, match=r"scored \[1, 2\] episodes.*same episodes"):
+        seed_episode_interval([[1.0, 1.0], [1.0]])
