@@ -39,7 +39,6 @@ from rewardgym.wrappers.shop_r1 import reward_config
 if TYPE_CHECKING:
     from rewardgym.agents.llm.dataset import StepRow
     from rewardgym.agents.llm.prompt import Lookup
-    from rewardgym.envs.shopping.schema import ShopSession
 
 SFT_KIND = "train-sft"
 """The kind of a ``train sft --out`` directory (its ``.rewardgym-output.json`` marker)."""
@@ -79,19 +78,14 @@ class SessionOptions:
         )
         return positions[: self.train_sessions]
 
-    def training_sessions(self) -> list[ShopSession]:
-        """The sessions trained on (those of :meth:`positions`)."""
-        from rewardgym.envs.shopping.session_sources import resolve_sessions
-
-        log, train = resolve_sessions(self.data, "train")
-        return [log.session(train[k]) for k in self.positions()]
-
     def lookup(self) -> Lookup:
         """The lookup a ``lookup_hint`` prompt states: ``baseline/frequency`` fitted on the
         sessions trained on (never validation or test), as ``bench shop`` fits it."""
         from rewardgym.agents.baselines.shop import FrequencyAgent
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-        return FrequencyAgent().fit(self.training_sessions()).predict
+        log, train = resolve_sessions(self.data, "train")
+        return FrequencyAgent().fit(log.session(train[k]) for k in self.positions()).predict
 
     def rows(self, model: Path, prompt: PromptConfig) -> list[StepRow]:
         """Every step of the training sessions as rows, prompted for ``model``'s tokenizer
@@ -151,9 +145,8 @@ def recorded_kind(model: Path) -> ModelKind:
 
 
 def recorded_prompt(model: Path) -> PromptConfig | None:
-    """The prompt options ``train sft``/``train grpo`` recorded for the model it saved at
-    ``model`` (the prompts it learned from); None for any other folder, or a record without
-    them. A record whose options are not a ``PromptConfig``'s is refused, naming the file."""
+    """The prompt options the run that saved ``model`` recorded (:func:`recorded_run`; None
+    without them); options that are not a ``PromptConfig``'s are refused, naming the file."""
     found = recorded_run(model)
     options = None if found is None else found.get("options", {}).get("prompt")
     if options is None:
