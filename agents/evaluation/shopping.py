@@ -141,26 +141,37 @@ def complete_and_score(
     ``policy`` answers ready-made prompts through ``complete`` (an ``LLMPolicy``, or a
     ``ServedPolicy`` decoding freely); constrained decoding passes what each row's page allows.
     The rows carry the human actions (``step_rows`` makes them), so scoring is
-    :func:`score_outputs`'s, the env's own rules. ``bench shop`` scores every model row with it.
+    :func:`score_rows`'s, the env's own rules. ``bench shop`` scores every model row with it.
     """
     from rewardgym.agents.llm.dataset import row_actions
 
+    _truths(rows)  # before any generation
     prompts = [r.prompt for r in rows]
     if decoding == "constrained":
         texts = policy.complete(prompts, row_actions(rows))
     else:
         texts = policy.complete(prompts)
-    truths = [r.truth for r in rows]
-    if any(t is None for t in truths):
-        raise ValueError("every row needs its human action (truth) to be scored")
-    result = score_outputs(
+    return score_rows(rows, texts), list(texts)
+
+
+def score_rows(rows: Sequence[StepRow], texts: Sequence[str]) -> ShopEvaluation:
+    """Score ``texts[i]`` as the answer to ``rows[i]`` with :func:`score_outputs` (its page's
+    element ids resolved); every row needs its human action."""
+    return score_outputs(
         texts,
         [r.session for r in rows],
         [r.step for r in rows],
-        [t for t in truths if t is not None],
+        _truths(rows),
         [r.elements for r in rows],
     )
-    return result, list(texts)
+
+
+def _truths(rows: Sequence[StepRow]) -> list[ShopAction]:
+    """The rows' human actions; ``ValueError`` when one has none."""
+    truths = [r.truth for r in rows]
+    if any(t is None for t in truths):
+        raise ValueError("every row needs its human action (truth) to be scored")
+    return [t for t in truths if t is not None]
 
 
 def protocol_records(records: Sequence[StepRecord], protocol: Protocol) -> list[StepRecord]:
@@ -243,4 +254,5 @@ __all__ = [
     "protocol_metrics",
     "protocol_records",
     "score_outputs",
+    "score_rows",
 ]

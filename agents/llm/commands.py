@@ -38,6 +38,7 @@ from rewardgym.wrappers.shop_r1 import reward_config
 
 if TYPE_CHECKING:
     from rewardgym.agents.llm.dataset import StepRow
+    from rewardgym.agents.llm.prompt import Lookup
 
 SFT_KIND = "train-sft"
 """The kind of a ``train sft --out`` directory (its ``.rewardgym-output.json`` marker)."""
@@ -77,13 +78,24 @@ class SessionOptions:
         )
         return positions[: self.train_sessions]
 
+    def lookup(self) -> Lookup:
+        """The lookup a ``lookup_hint`` prompt states: ``baseline/frequency`` fitted on the
+        sessions trained on (never validation or test), as ``bench shop`` fits it."""
+        from rewardgym.agents.baselines.shop import FrequencyAgent
+        from rewardgym.envs.shopping.session_sources import resolve_sessions
+
+        log, train = resolve_sessions(self.data, "train")
+        return FrequencyAgent().fit(log.session(train[k]) for k in self.positions()).predict
+
     def rows(self, model: Path, prompt: PromptConfig) -> list[StepRow]:
-        """Every step of the training sessions as rows, prompted for ``model``'s tokenizer."""
+        """Every step of the training sessions as rows, prompted for ``model``'s tokenizer
+        (with the lookup's line when ``prompt.lookup_hint`` asks for it)."""
         from rewardgym.agents.llm.dataset import step_rows
         from rewardgym.agents.llm.model import load_tokenizer
         from rewardgym.agents.llm.prompt import PromptBuilder
 
-        builder = PromptBuilder(load_tokenizer(model), prompt)
+        lookup = self.lookup() if prompt.lookup_hint else None
+        builder = PromptBuilder(load_tokenizer(model), prompt, lookup)
         return step_rows(
             builder,
             data=self.data,
@@ -95,25 +107,57 @@ class SessionOptions:
         )
 
 
-def recorded_kind(model: Path) -> ModelKind:
-    """The kind ``train sft``/``train grpo`` recorded for the model it saved at ``model``;
-    ``pretrained`` for any other folder. A damaged record is refused, naming the file."""
+def recorded_run(model: Path) -> dict[str, Any] | None:
+    """The ``config.json`` that ``train sft``/``train grpo`` wrote beside the model it saved at
+    ``model`` (its options, start model and kind); None for any other folder. A damaged record
+    is refused, naming the file."""
     from rewardgym.outputs import owner
 
     found = owner(model.parent)
     record = model.parent / CONFIG_FILE
     if found is None or found.get("kind") not in (SFT_KIND, GRPO_KIND) or not record.is_file():
-        return "pretrained"
+        return None
     try:
-        kind = json.loads(record.read_text(encoding="utf-8")).get("model_kind")
-    except (OSError, ValueError, AttributeError):
-        kind = None
+        value = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        value = None
+    if not isinstance(value, dict) or not isinstance(value.get("options", {}), dict):
+        raise UserError(
+            f"{record}: not the JSON record of the run that trained the model beside it; "
+            "train it again, or copy model/ elsewhere and name that folder"
+        )
+    return value
+
+
+def recorded_kind(model: Path) -> ModelKind:
+    """The kind ``train sft``/``train grpo`` recorded for the model it saved at ``model``;
+    ``pretrained`` for any other folder. A damaged record is refused, naming the file."""
+    found = recorded_run(model)
+    if found is None:
+        return "pretrained"
+    kind = found.get("model_kind")
     if kind not in ("scratch", "pretrained"):
         raise UserError(
-            f"{record}: no readable model_kind (scratch or pretrained) for the model beside it; "
-            "pass --model-kind"
+            f"{model.parent / CONFIG_FILE}: no readable model_kind (scratch or pretrained) for "
+            "the model beside it; pass --model-kind"
         )
     return cast("ModelKind", kind)
+
+
+def recorded_prompt(model: Path) -> PromptConfig | None:
+    """The prompt options the run that saved ``model`` recorded (:func:`recorded_run`; None
+    without them); options that are not a ``PromptConfig``'s are refused, naming the file."""
+    found = recorded_run(model)
+    options = None if found is None else found.get("options", {}).get("prompt")
+    if options is None:
+        return None
+    try:
+        return PromptConfig(**options)
+    except (TypeError, ValueError) as err:
+        raise UserError(
+            f"{model.parent / CONFIG_FILE}: its prompt options are not PromptConfig's ({err}); "
+            "pass --no-recorded-prompt and give the prompt options"
+        ) from err
 
 
 def record(command: Any, start: Path, kind: ModelKind) -> dict[str, Any]:
@@ -276,6 +320,21 @@ class TrainGRPO:
         """The ``GRPORunConfig`` this command trains with."""
         return self.grpo
 
+    def run_identity(self, kind: ModelKind) -> dict[str, Any]:
+        """What ``trainer/`` records as the run its checkpoints belong to: the options with
+        every path resolved (``runs/g`` and ``$PWD/runs/g`` are one run), less --overwrite."""
+        data = self.sessions.data
+        if data is not None and Path(data).expanduser().exists():
+            data = str(Path(data).expanduser().resolve())
+        same = dataclasses.replace(
+            self,
+            model=self.model.expanduser().resolve(),
+            out=self.out.expanduser().resolve(),
+            sessions=dataclasses.replace(self.sessions, data=data),
+            overwrite=False,
+        )
+        return record(same, same.model, kind)
+
     def run(self) -> None:
         """Claim OUT, replay the training steps through the reward, train, save the policy."""
         from rewardgym.outputs import releases_outputs
@@ -294,14 +353,12 @@ class TrainGRPO:
         from rewardgym.outputs import claim_output, prepare_output
         from rewardgym.wrappers.shop_r1 import ShopR1Reward
 
-        # OUT is checked first (a folder of the user's is refused at once), then the inputs,
-        # and only then claimed: a bad input leaves no claimed OUT behind to refuse the rerun.
+        # OUT is checked first (a folder of the user's is refused at once), then every input
+        # (the model, the data, the prompts built from them), and only then claimed and an
+        # earlier run's checkpoints removed: a bad input leaves OUT as it was.
         prepare_output(self.out, GRPO_KIND, overwrite=self.overwrite)
         check_model_folder(self.model)
         kind = self.model_kind if self.model_kind is not None else recorded_kind(self.model)
-        self.sessions.positions()
-        out = claim_output(self.out, GRPO_KIND, overwrite=self.overwrite)
-        start_over_unless(out, record(dataclasses.replace(self, overwrite=False), self.model, kind))
         rows = self.sessions.rows(self.model, self.prompt)
         rows = sample_rows(rows, self.grpo.max_examples, self.grpo.seed)
         # The reward reads info["truth"], not the context: the replay env renders the latest
@@ -310,6 +367,8 @@ class TrainGRPO:
         env = ReplayEnv(to_dataset(rows), self.sessions.data, replay)
         wrapper = partial(ShopR1Reward, config=reward_config(self.reward))
         options = GRPOOptions(desc="train grpo", model_kind=kind)
+        out = claim_output(self.out, GRPO_KIND, overwrite=self.overwrite)
+        start_over_unless(out, self.run_identity(kind))
         result = train_grpo(self.model, env, out, wrapper, self.grpo, options)
         write_json_atomic(out / CONFIG_FILE, record(self, self.model, kind))
         rewards = result.series("reward")
@@ -331,5 +390,7 @@ __all__ = [
     "TrainGRPO",
     "TrainSFT",
     "recorded_kind",
+    "recorded_prompt",
+    "recorded_run",
     "start_over_unless",
 ]

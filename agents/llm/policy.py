@@ -25,7 +25,7 @@ from rewardgym.agents.llm.config import PromptConfig, SamplingConfig
 from rewardgym.agents.llm.constrained import ActionGrammar
 from rewardgym.agents.llm.generation import generate, policy_output
 from rewardgym.agents.llm.model import bf16_available, load_model
-from rewardgym.agents.llm.prompt import PromptBuilder
+from rewardgym.agents.llm.prompt import Lookup, PromptBuilder
 from rewardgym.envs.shopping.page_actions import PageActions
 from rewardgym.wrappers.policy_output import PolicyOutput
 from rewardgym.wrappers.self_certainty import CertaintyKind
@@ -84,12 +84,15 @@ class LLMPolicy:
         *,
         seed: int = 0,
         cache: KVCache = "dynamic",
+        lookup: Lookup | None = None,
     ) -> None:
+        """``lookup`` gives each prompt's lookup line when the prompt asks for it
+        (``PromptConfig.lookup_hint``; see :class:`PromptBuilder`)."""
         self.model = model
         self.tokenizer = tokenizer
         self.prompt_config = prompt or PromptConfig()
         self.sampling = sampling or SamplingConfig()
-        self.prompts = PromptBuilder(tokenizer, self.prompt_config)
+        self.prompts = PromptBuilder(tokenizer, self.prompt_config, lookup)
         self.seed = seed
         self._calls = 0
         self._config = generation_config(
@@ -117,10 +120,11 @@ class LLMPolicy:
         *,
         seed: int = 0,
         cache: KVCache = "dynamic",
+        lookup: Lookup | None = None,
     ) -> LLMPolicy:
         """Load a local model directory (the default model, a checkpoint, any HF causal LM)."""
         model, tokenizer = load_model(path)
-        return cls(model, tokenizer, prompt, sampling, seed=seed, cache=cache)
+        return cls(model, tokenizer, prompt, sampling, seed=seed, cache=cache, lookup=lookup)
 
     def env_kwargs(self) -> dict[str, Any]:
         """``gym.make`` keyword arguments whose contexts fit this policy's prompt budget."""

@@ -28,6 +28,7 @@ from rewardgym.envs.shopping.compact import page_elements
 from rewardgym.envs.shopping.context import char_cap
 from rewardgym.envs.shopping.element_ids import with_ids
 from rewardgym.envs.shopping.schema import ShopAction
+from rewardgym.errors import UserError
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -140,7 +141,7 @@ class PromptBuilder:
         )
         self.context_budget = config.max_prompt_tokens - fixed - _TOKEN_MARGIN - self.hint_reserve
         if self.context_budget < 16:
-            raise ValueError(
+            raise UserError(
                 f"PromptConfig.max_prompt_tokens={config.max_prompt_tokens} leaves "
                 f"{self.context_budget} tokens of context after the {fixed}-token instructions; "
                 "raise it"

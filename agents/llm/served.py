@@ -8,8 +8,9 @@ a size cap, no redirects, bounded retries that honour ``Retry-After``, the API k
 an environment variable and never stored, a user and password in the URL never shown), with
 a progress bar. A server that cannot answer stops the run within seconds
 (:meth:`ServedPolicy.preflight`, and a first batch without a single answer); a request that
-never gets an answer reads as the empty output (unparsed, a wrong answer), is not cached and
-is counted apart (:attr:`ServedPolicy.failures`), and ``max_consecutive_failures`` of them in
+never gets an answer is not cached and is counted apart (:attr:`ServedPolicy.failures`):
+:meth:`ServedPolicy.answers` gives it as None, :meth:`ServedPolicy.complete` as the empty
+output (unparsed), and ``max_consecutive_failures`` of them in
 a row stop the run with :class:`JudgeUnavailableError` (a server that answered, then went
 away, is not waited out visit by visit).
 
@@ -218,6 +219,7 @@ class ServedPolicy:
             max_response_bytes=c.max_response_bytes,
             kind=c.endpoint,
             who="served policy",
+            key_option="--served.api-key-env",
         )
         self.identity = f"openai:{self.endpoint.base_url}#{model}:{c.endpoint}"
         self.requests = 0
@@ -285,7 +287,13 @@ class ServedPolicy:
         return self.endpoint.body(prompt, **settings)
 
     def complete(self, prompts: Sequence[str]) -> list[str]:
-        """Raw completions of ready-made prompts (as :attr:`prompts` makes them), in order."""
+        """Raw completions of ready-made prompts (as :attr:`prompts` makes them), in order; a
+        prompt the server left unanswered reads as the empty output."""
+        return ["" if answer is None else answer for answer in self.answers(prompts)]
+
+    def answers(self, prompts: Sequence[str]) -> list[str | None]:
+        """Raw completions of ready-made prompts, in order; None where no answer came after
+        every retry, so a caller can count those apart (``eval shop`` scores only the answered)."""
         greedy = self.sampling.temperature <= 0
         occurrences = []
         for prompt in prompts:
@@ -334,7 +342,7 @@ class ServedPolicy:
                 answers.update(fresh)
                 if self._cache is not None and fresh:
                     self._cache.put_many(fresh)
-        return [answers.get(key, "") for key in keys]
+        return [answers.get(key) for key in keys]
 
     def __call__(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
         """Raw completions for a batch of observations, as ``env.step`` takes them."""

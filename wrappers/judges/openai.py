@@ -113,8 +113,9 @@ class OpenAIEndpoint:
     (:mod:`rewardgym.agents.llm.served`): ``kind="chat"`` posts to ``/chat/completions`` and
     reads ``choices[0].message.content``; ``kind="text"`` posts to ``/completions`` and reads
     ``choices[0].text``. ``who`` opens every error message (``openai judge``,
-    ``served policy``); ``on_retry`` is called once per retried attempt. :attr:`url` and
-    :attr:`base_url` show a user and password written in the URL as ``***``.
+    ``served policy``); ``on_retry`` is called once per retried attempt; ``key_option`` is the
+    command-line option naming the key variable (a missing key's message names it).
+    :attr:`url` and :attr:`base_url` show a user and password written in the URL as ``***``.
     """
 
     def __init__(
@@ -132,6 +133,7 @@ class OpenAIEndpoint:
         kind: EndpointKind = "chat",
         who: str = "openai judge",
         on_retry: Callable[[], None] | None = None,
+        key_option: str = "--openai.api-key-env",
     ) -> None:
         """Check the settings and the key variable (read, never stored); ``base_url`` ends in ``/v1``."""
         if not base_url.startswith(("http://", "https://")):
@@ -153,8 +155,8 @@ class OpenAIEndpoint:
             )
         if api_key_env and not os.environ.get(api_key_env):
             raise ApiKeyNotSet(
-                f"{who}: the API key variable {api_key_env} is not set; export it, "
-                "or set api_key_env='' (CLI: --openai.api-key-env '') for a server without keys"
+                f"{who}: the API key variable {api_key_env} is not set; export it, or pass "
+                f"{key_option} '' (api_key_env='' in Python) to send no key to a server without keys"
             )
         path = "/chat/completions" if kind == "chat" else "/completions"
         self.answer = "chat completion" if kind == "chat" else "completion"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -29,8 +30,9 @@ from rewardgym.agents.llm.commands import (
 from rewardgym.agents.llm.config import GRPORunConfig, ModelConfig, PromptConfig, SFTRunConfig
 from rewardgym.agents.llm.grpo import ORDER_LOG
 from rewardgym.agents.llm.model import load_model
+from rewardgym.agents.llm.prompt import LOOKUP_LINE
 from rewardgym.cli import build, main
-from rewardgym.outputs import owner
+from rewardgym.outputs import mark_output, owner
 
 TINY_MODEL = [  # the tiny bench preset's default model
     *("--default-model.vocab-size", "1024", "--default-model.hidden-size", "32"),
@@ -241,3 +243,74 @@ def test_checkpoints_of_other_options_are_removed_before_a_run(tmp_path: Path) -
     (trainer / "checkpoint-2").mkdir()
     start_over_unless(tmp_path, {"options": {"steps": 3}})  # the same run: its checkpoints stay
     assert sorted(p.name for p in trainer.iterdir()) == ["checkpoint-2", RUN_FILE]
+
+
+GRPO_STEPS = [
+    *("--reward", "binary", "--num-generations", "2", "--prompts-per-step", "2"),
+    *("--max-completion-tokens", "8", "--max-examples", "4", "--save-steps", "1", "--steps", "2"),
+]
+"""Two tiny GRPO steps, each checkpointed."""
+
+
+def test_train_grpo_overwrite_resumes_its_run_under_another_spelling_of_the_paths(
+    tiny_model: Path,
+    shop_store: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 49, item 5: --out runs/g, then --out $PWD/runs/g --overwrite, removed the first
+    run's checkpoints (the record compared the paths as written)."""
+    monkeypatch.chdir(tmp_path)
+    relative = [os.path.relpath(p, tmp_path) for p in (tiny_model, shop_store)]
+    main(["train", "grpo", "--model", relative[0], "--out", "runs/g", "--data", relative[1],
+          *SHORT, *GRPO_STEPS])  # fmt: skip
+    out = tmp_path / "runs" / "g"
+    assert (out / "trainer" / "checkpoint-1").is_dir()
+    main(["train", "grpo", "--model", str(tiny_model), "--out", str(out), "--data",
+          str(shop_store), *SHORT, *GRPO_STEPS, "--overwrite"])  # fmt: skip
+    steps = [json.loads(line)["step"] for line in (out / ORDER_LOG).read_text().splitlines()]
+    assert steps == [0, 1, 1]  # resumed from checkpoint-1; a start over logs [0, 1] again
+    assert "trained 2 steps" in capsys.readouterr().out
+
+
+def test_every_input_is_checked_before_an_earlier_runs_checkpoints_go(
+    tiny_model: Path, shop_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 49, item 6: --overwrite --lookup-hint removed the checkpoints, then crashed."""
+    out = tmp_path / "rl"
+    (out / "trainer" / "checkpoint-1").mkdir(parents=True)
+    (out / "trainer" / RUN_FILE).write_text(json.dumps({"options": {"steps": 9}}))
+    (out / ORDER_LOG).write_text('{"step": 0, "rows": []}\n')
+    mark_output(out, GRPO_KIND)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    argv = ["train", "grpo", "--model", tiny_model, "--out", out, "--overwrite", "--data"]
+    argv += [shop_store, "--train-sessions", "6", "--lookup-hint", "--max-prompt-tokens", "20"]
+    code, said = _refused(argv, capsys)
+    assert code == 2 and len(said.strip().splitlines()) == 1 and "max_prompt_tokens=20" in said
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+
+
+def test_the_lookup_hint_reaches_the_training_prompts(
+    tiny_model: Path, shop_store: Path, tmp_path: Path
+) -> None:
+    """Issue 49, item 10: train sft/grpo --lookup-hint crashed after the model loaded."""
+    sessions = SessionOptions(data=str(shop_store), train_sessions=6)
+    prompt = PromptConfig(max_prompt_tokens=256, lookup_hint=True)
+    rows = sessions.rows(tiny_model, prompt)
+    assert rows and all(LOOKUP_LINE.split("{")[0] in r.prompt for r in rows)
+    out = tmp_path / "sft"
+    argv = ["train", "sft", "--model", str(tiny_model), "--out", str(out), "--data"]
+    argv += [str(shop_store), "--train-sessions", "6", "--max-prompt-tokens", "256"]
+    argv += [
+        "--lookup-hint",
+        "--max-examples",
+        "4",
+        "--epochs",
+        "1",
+        "--max-completion-tokens",
+        "8",
+    ]
+    main(argv)
+    assert json.loads((out / CONFIG_FILE).read_text())["options"]["prompt"]["lookup_hint"] is True
+    load_model(out / "model")

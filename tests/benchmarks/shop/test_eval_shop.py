@@ -6,67 +6,24 @@ Issue 43, item 5: what ``eval household`` is for the embodied agents, for the Sh
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rewardgym.benchmarks.shop.evaluate import OUTPUT_KIND, EvalShop
+from rewardgym.benchmarks.shop.evaluate import EVAL_TEMPERATURE, OUTPUT_KIND, EvalShop
 from rewardgym.cli import build, main
 from rewardgym.outputs import owner
 
 TERMINATE = json.dumps({"rationale": "I am done.", "action": {"type": "terminate"}})
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 30-session synthetic corpus (train and test splits)."""
-    from rewardgym.envs.shopping.session_sources import build_synthetic_log
-    from rewardgym.envs.shopping.synthetic import SyntheticShopperConfig
-
-    path = tmp_path_factory.mktemp("eval-shop") / "store"
-    build_synthetic_log(path, config=SyntheticShopperConfig(sessions=30, seed=3))
-    return path
-
-
-@pytest.fixture(scope="module")
-def tiny_model(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default model at the tiny preset's size, tokenizer trained on the store's sessions."""
-    from rewardgym.agents.llm.model import create_default_model
-    from rewardgym.benchmarks.shop.config import preset
-    from rewardgym.envs.shopping.session_sources import resolve_sessions
-
-    log, train = resolve_sessions(store, "train")
-    folder = tmp_path_factory.mktemp("eval-shop-model") / "model"
-    return create_default_model(folder, log, train, preset("tiny").default_model)
-
-
-class _Terminate(BaseHTTPRequestHandler):
-    """A chat endpoint that always answers the terminate JSON."""
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers["Content-Length"]))
-        data = json.dumps({"choices": [{"message": {"content": TERMINATE}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        """Quiet."""
+"""What the ``shop_server`` fixture's model answers (conftest.py)."""
 
 
 @pytest.fixture
-def terminate_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Terminate)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def terminate_server(shop_server: Callable[..., Any]) -> str:
+    """A served model's base URL: it always answers the terminate JSON."""
+    return shop_server().url
 
 
 def test_options_default_to_train_sfts_prompt_and_the_test_split() -> None:
@@ -75,7 +32,7 @@ def test_options_default_to_train_sfts_prompt_and_the_test_split() -> None:
     command = build(["eval", "shop", "--model", "openai:http://127.0.0.1:9/v1"])
     assert isinstance(command, EvalShop)
     assert command.split == "test" and command.prompt == PromptConfig()
-    assert command.sampling == SamplingConfig()
+    assert command.sampling == SamplingConfig(temperature=EVAL_TEMPERATURE)
 
 
 def test_a_served_model_that_always_terminates_scores_the_terminate_steps_only(
