@@ -443,6 +443,10 @@ TUNED_SOURCE = (
 
 _TUNED = {"tuned": TUNED, "tuned_source": TUNED_SOURCE}
 
+FULL_EVAL_EVERY = 1_000
+"""Steps between the validation scorings of the full presets' agents (their learning curves on
+the page): a divisor of every row's budget, which ``CurveGrid.eval_every`` steps also are."""
+
 PresetName = Literal["demo", "quick", "full", "paper"]
 """The names of :data:`PRESETS`, as a ``Literal`` for tyro's choices (a test keeps both equal)."""
 
@@ -478,8 +482,15 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     # slowest machine seen, a 2-core EPYC of family 23 (Zen 1), took 222 worker-s an agent
     # (docs/results/embodied-sizing.md, four quick agents of a heavier mix, before the CQL
     # update shared its forward pass, which saves about 12%): there full takes about
-    # 285 + 102 x 222 / 2 = 11,600 s, some 3.2 hours.
-    "full": EmbodiedBenchConfig(name="full", seeds=(0, 1, 2, 3, 4, 5), **_TUNED),  # type: ignore[arg-type]
+    # 285 + 102 x 222 / 2 = 11,600 s, some 3.2 hours. Its validation curves (a scoring of the
+    # 600 validation episodes every FULL_EVAL_EVERY steps, 3.7 CPU-s each, timed on 2 shared
+    # cores on 2026-12-07) add 102 x 3 x 3.7 / 2 = 566 s, about 9.4 min; they change no weight.
+    "full": EmbodiedBenchConfig(
+        name="full",
+        seeds=(0, 1, 2, 3, 4, 5),
+        training=OfflineConfig(n_steps=3000, batch_size=256, eval_every=FULL_EVAL_EVERY),
+        **_TUNED,  # type: ignore[arg-type]
+    ),
     "paper": EmbodiedBenchConfig(
         name="paper",
         collect=variant_config(SUITE_VARIANT),
@@ -500,6 +511,7 @@ __all__ = [
     "ALGORITHMS",
     "COREN_ROWS",
     "COREN_SCHEMES",
+    "FULL_EVAL_EVERY",
     "MODES",
     "PRESETS",
     "QUICK_ROWS",

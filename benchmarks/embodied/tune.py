@@ -24,6 +24,20 @@ from rewardgym.benchmarks.tables import markdown_table
 if TYPE_CHECKING:
     from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig, Row, Tuned
 
+CURVE_TUNE_COMMANDS: dict[str, str] = {
+    "household": (
+        "rewardgym bench embodied --preset full --mode tune-curves --rows bc/none "
+        "filtered-bc/none cql/sparse iql/sparse cql/oracle iql/oracle cql/perfect-judge cql/coren "
+        "--out results/embodied-tune-curves"
+    ),
+    "virtualhome": (
+        "rewardgym bench embodied --env virtualhome --preset full --mode tune-curves --rows "
+        "bc/none filtered-bc/none cql/sparse iql/sparse cql/perfect-judge cql/coren "
+        "--out results/embodied-virtualhome-tune"
+    ),
+}
+"""The tune of each env: the rows whose values the presets record (COREN's ablations share
+cql/coren's), on the full preset's data, with ``CurveGrid``'s defaults."""
 TARGETS: dict[str, str] = {"cql": "target_update_interval", "iql": "iql_tau"}
 """The ``Tuned`` field of each algorithm's target speed (the BC rows have none)."""
 POINT_KEYS: tuple[str, ...] = ("learning_rate", "target_update_interval", "iql_tau")
@@ -233,6 +247,7 @@ def write_curve_tune(root: Path, payload: dict[str, Any]) -> None:
 
 
 __all__ = [
+    "CURVE_TUNE_COMMANDS",
     "POINT_KEYS",
     "TARGETS",
     "choose",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from rewardgym.agents.evaluation.household import EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied.config import (
+    FULL_EVAL_EVERY,
     PRESETS,
     CurveGrid,
     EmbodiedBenchConfig,
@@ -18,8 +20,15 @@ from rewardgym.benchmarks.embodied.config import (
     Tuned,
 )
 from rewardgym.benchmarks.embodied.curves import PLOT_FILE, mean_curve
-from rewardgym.benchmarks.embodied.suite import run_bench_embodied
-from rewardgym.benchmarks.embodied.tune import choose, curve_config, curve_points
+from rewardgym.benchmarks.embodied.suite import offline_config, run_bench_embodied
+from rewardgym.benchmarks.embodied.tune import (
+    CURVE_TUNE_COMMANDS,
+    choose,
+    curve_config,
+    curve_points,
+)
+from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
+from rewardgym.cli import build
 from rewardgym.envs.trajectories.config import CollectConfig
 
 
@@ -165,3 +174,23 @@ def test_a_final_run_with_a_curve_records_it_per_row_and_seed(
     assert saved["checkpoint"] == "validation-best" and saved["eval_every"] == 10
     assert "### Validation curves" in (tmp_path / "out" / "results.md").read_text()
     assert (tmp_path / "out" / PLOT_FILE).exists()
+
+
+@pytest.mark.parametrize("env", sorted(CURVE_TUNE_COMMANDS))
+def test_each_envs_tune_command_runs_on_the_full_data_with_equal_grids(env: str) -> None:
+    bench = build(shlex.split(CURVE_TUNE_COMMANDS[env])[1:])
+    config = bench.config
+    full = ENV_PRESETS[env]["full"]
+    assert config.mode == "tune-curves" and config.collect == full.collect
+    assert len(config.curve_grid.seeds) >= 2
+    sizes = {row.reward: len(curve_points(config, row)) for row in config.row_specs}
+    assert sizes["sparse"] == sizes["perfect-judge"] == sizes["coren"] == 6
+
+
+@pytest.mark.parametrize("env", sorted(ENV_PRESETS))
+def test_the_full_presets_keep_curves_at_every_rows_budget(env: str) -> None:
+    full = ENV_PRESETS[env]["full"]
+    assert full.training.eval_every == FULL_EVAL_EVERY
+    for row in full.row_specs:  # a budget the curve does not divide would be refused here
+        offline = offline_config(full, row, full.tuned_for(row), seed=0)
+        assert offline.n_steps % FULL_EVAL_EVERY == 0 and offline.checkpoint == "final"
