@@ -183,6 +183,7 @@ def render_curve_tune(payload: Mapping[str, Any]) -> str:
     config = payload.get("config", {})
     grid = config.get("curve_grid", {})
     validation = config.get("validation", {})
+    sizes = ", ".join(f"{row} {n}" for row, n in payload.get("grid_points", {}).items())
     lines = [
         f"### Embodied suite tune on validation curves ({config.get('name', '?')})",
         "",
@@ -191,7 +192,7 @@ def render_curve_tune(payload: Mapping[str, Any]) -> str:
         f"({validation.get('instructions_per_task', '?')} instructions x "
         f"{validation.get('episodes_per_instruction', '?')} episodes per task) every "
         f"{grid.get('eval_every', '?')} steps; the held-out splits are not read. Grid points "
-        f"per row: {payload.get('grid_points', {})} (learning rates x target speed: CQL's "
+        f"per row: {sizes} (learning rates x target speed: CQL's "
         "target-update interval, IQL's Polyak rate; BC has none). Rule, the same for every row: "
         "the (point, step) with the best mean validation SR over seeds, ties to the earlier "
         "step, then to the earlier point; the step is the row's budget `n_steps`. "
@@ -208,7 +209,16 @@ def render_curve_tune(payload: Mapping[str, Any]) -> str:
     columns = ["row", "learning_rate", "target", "n_steps", "sr", "cgc", "seeds"]
     lines += [markdown_table(chosen, columns, digits=1), "", "```python"]
     lines += [_tuned_line(point) for point in payload["best"].values()]
-    lines += ["```", "", "#### Mean validation SR over seeds at every step", ""]
+    lines += [
+        "```",
+        "",
+        "#### Mean validation SR over seeds at every step",
+        "",
+        "`drop`: the curve's best SR minus its SR at the last step (a curve that collapses with "
+        "more training shows a large drop; compare a row's lower learning rates and slower "
+        "targets).",
+        "",
+    ]
     means = _means(payload["table"])
     steps = sorted({p["step"] for points in means.values() for c in points.values() for p in c})
     wide = []
@@ -218,10 +228,10 @@ def render_curve_tune(payload: Mapping[str, Any]) -> str:
             line: dict[str, Any] = {"row": row, "learning_rate": f"{named['learning_rate']:g}"}
             line["target"] = _speed(named)
             line.update({str(p["step"]): p["sr"] for p in curve})
+            line["drop"] = max(p["sr"] for p in curve) - curve[-1]["sr"] if curve else 0.0
             wide.append(line)
-    lines.append(
-        markdown_table(wide, ["row", "learning_rate", "target", *map(str, steps)], digits=1)
-    )
+    columns = ["row", "learning_rate", "target", *map(str, steps), "drop"]
+    lines.append(markdown_table(wide, columns, digits=1))
     return "\n".join(lines)
 
 
