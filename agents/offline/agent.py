@@ -390,10 +390,6 @@ def fit_mdp(
     from rewardgym.agents.offline.sampling import vectorise_sampling
 
     quiet_d3rlpy_logs()
-    curve: ValidationCurve | None = None
-    if config.eval_every is not None:
-        validation = validation or EvalConfig(env_id=env_id, splits=("validation",))
-        curve = ValidationCurve(encoder, validation, config.checkpoint)
     with torch_threads(config.threads):
         d3rlpy.seed(config.seed)
         algo = make_algo_config(config).create(device=False)
@@ -401,6 +397,11 @@ def fit_mdp(
             vectorise_sampling(mdp)
         algo.build_with_dataset(mdp)
         share_observation_forward(algo.impl)  # same weights, one forward pass fewer a step
+        agent = OfflineAgent(algo, encoder, config, env_id)
+        curve: ValidationCurve | None = None
+        if config.eval_every is not None:  # scores the agent itself: the test splits' code
+            validation = validation or EvalConfig(env_id=env_id, splits=("validation",))
+            curve = ValidationCurve(agent, validation, config.checkpoint)
         start = time.perf_counter()
         name = type(algo).__name__
         with progress_bar(
@@ -437,7 +438,6 @@ def fit_mdp(
                         "lower --learning-rate, or check the data set's rewards"
                     )
         chosen = curve.restore(algo) if curve else None
-    agent = OfflineAgent(algo, encoder, config, env_id)
     agent.train_seconds = elapsed
     agent.steps_per_second = config.n_steps / max(elapsed, 1e-9)
     if curve and chosen:

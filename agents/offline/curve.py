@@ -1,15 +1,15 @@
 """Validation learning curves inside one training run, and the rule that picks its checkpoint.
 
 With ``OfflineConfig.eval_every = K``, ``fit_mdp`` cuts d3rlpy's ``fit`` into epochs of K steps
-and its ``epoch_callback`` hands the algorithm to a :class:`ValidationCurve`, which plays the
-validation split through ``agents.evaluation.household.run_split`` (the very code the final
-tables use, on the validation split) and records one :class:`CurvePoint` (step, SR, CGC).
+and its ``epoch_callback`` calls a :class:`ValidationCurve`, which plays the validation split
+with the agent being trained through ``agents.evaluation.household.run_split`` (the code that
+scores the test splits) and records one :class:`CurvePoint` (step, SR, CGC).
 ``OfflineConfig.checkpoint`` names the rule that picks the weights the agent keeps, the same
 for every row: ``"final"`` keeps the last step's, ``"validation-best"`` the step with the best
-validation SR, ties going to the earlier step (model selection on a held-out split, as the
-offline-RL papers that select on one do, e.g. Fu et al., "Benchmarks for Deep Off-Policy
-Evaluation", ICLR 2021). Validation never changes training: the global random states are
-restored after each evaluation, so a run with a curve ends on the weights of one without.
+validation SR, ties going to the earlier step (selection on held-out evaluations, as in Paine
+et al., "Hyperparameter Selection for Offline Reinforcement Learning", 2020). Validation never
+changes training: the global random states are restored after each scoring, so a run with a
+curve ends on the weights of one without.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.agents.evaluation.household import EvalConfig, run_split
+from rewardgym.agents.evaluation.household import BatchPolicy, EvalConfig, run_split
 from rewardgym.agents.offline.config import CHECKPOINT_RULES
-from rewardgym.envs.trajectories.encoding import ObservationEncoder
 
 
 @dataclass(frozen=True)
@@ -68,19 +67,6 @@ def select_checkpoint(points: Sequence[CurvePoint], rule: str) -> CurvePoint:
     return best
 
 
-class _Policy:
-    """The algorithm being trained, acting on raw observations through the agent's encoder."""
-
-    def __init__(self, algo: Any, encoder: ObservationEncoder) -> None:
-        self.algo = algo
-        self.encoder = encoder
-
-    def act_batch(self, observations: Sequence[dict[str, Any]], instructions: Sequence[str]) -> Any:
-        columns = {key: [obs[key] for obs in observations] for key in observations[0]}
-        x = self.encoder.encode_batch(columns, instructions).astype(np.float32)
-        return np.asarray(self.algo.predict(x), dtype=np.int64)
-
-
 def network_state(algo: Any) -> dict[str, dict[str, Any]]:
     """A copy of the weights of every network of ``algo`` (targets included)."""
     return {
@@ -98,8 +84,9 @@ def load_network_state(algo: Any, state: dict[str, dict[str, Any]]) -> None:
 class ValidationCurve:
     """d3rlpy ``epoch_callback`` that scores the weights on validation and keeps the chosen ones."""
 
-    def __init__(self, encoder: ObservationEncoder, validation: EvalConfig, rule: str) -> None:
-        """Score on ``validation`` (its ``"validation"`` split) and keep the weights ``rule`` picks."""
+    def __init__(self, policy: BatchPolicy, validation: EvalConfig, rule: str) -> None:
+        """Score ``policy`` (the agent of the algorithm being fitted) on ``validation``'s
+        ``"validation"`` split and keep the weights ``rule`` picks."""
         if rule not in CHECKPOINT_RULES:
             raise ValueError(f"checkpoint rule {rule!r}: use one of {CHECKPOINT_RULES}")
         if "validation" not in validation.splits:
@@ -107,7 +94,7 @@ class ValidationCurve:
                 f"ValidationCurve: the EvalConfig plays {validation.splits}; a curve reads the "
                 "'validation' split only (test splits are for the final tables)"
             )
-        self.encoder = encoder
+        self.policy = policy
         self.validation = validation
         self.rule = rule
         self.points: list[CurvePoint] = []
@@ -123,7 +110,7 @@ class ValidationCurve:
         start = time.perf_counter()
         states = (random.getstate(), np.random.get_state(), torch.get_rng_state())
         try:
-            result = run_split(_Policy(algo, self.encoder), self.validation, "validation")
+            result = run_split(self.policy, self.validation, "validation")
         finally:
             random.setstate(states[0])
             np.random.set_state(states[1])
