@@ -213,8 +213,8 @@ class CurveGrid:
     """Learning rates of every row."""
     target_update_intervals: tuple[Annotated[int, AT_LEAST_1], ...] = (250, 1000)
     """DiscreteCQL's target-update intervals (COREN: 250)."""
-    iql_taus: tuple[Annotated[float, Range(gt=0, le=1)], ...] = (0.004, 0.001)
-    """DiscreteIQL's target Polyak rates, as slow as the CQL intervals (1/250, 1/1000)."""
+    iql_taus: tuple[Annotated[float, Range(gt=0, le=1)], ...] = (0.005, 0.001)
+    """DiscreteIQL's target Polyak rates (Kostrikov et al.: 0.005, about CQL's 1/250; and 1/1000)."""
     seeds: tuple[Annotated[int, SEED], ...] = (100, 101)
     """Training seeds of each point, at least 2 (kept apart from the final seeds)."""
 

@@ -17,9 +17,10 @@ Household-v1 or (``--env virtualhome``) VirtualHome-v0:
 ``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
 split only (training instructions on new episodes), and writes ``tune.json`` with the values
 to record in the preset; ``mode="tune-curves"`` sweeps learning rate and target speed with one
-long run a point and reads each row's budget off its validation curve (``tune.py``). ``out`` is claimed before any work (``rewardgym.outputs.claim_output``):
-a directory of the user's is refused, an earlier ``bench embodied`` output is taken again only
-with ``overwrite`` (its data sets are reused where their settings match).
+long run a point and reads each row's budget off its validation curve (``tune.py``). ``out``
+is claimed before any work (``rewardgym.outputs.claim_output``): a directory of the user's is
+refused, an earlier ``bench embodied`` output is taken again only with ``overwrite`` (its data
+sets are reused where their settings match).
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def test_sparse_and_dense_rows_get_the_same_grid_and_keep_their_tuned_values() -
     }
     assert len(curve_points(config, Row("iql", "sparse"))) == config.curve_grid.size
     assert len(curve_points(config, Row("iql", "oracle"))) == config.curve_grid.size
-    assert {t.iql_tau for t in curve_points(config, Row("iql", "oracle"))} == {0.004, 0.001}
+    assert {t.iql_tau for t in curve_points(config, Row("iql", "oracle"))} == {0.005, 0.001}
     assert len(curve_points(config, Row("bc", "none"))) == len(config.curve_grid.learning_rates)
     trained = curve_config(config).training
     assert (trained.n_steps, trained.eval_every) == (12_000, 1_000)
