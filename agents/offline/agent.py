@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rewardgym.agents.offline.config import OfflineConfig
+from rewardgym.agents.offline.curve import CurvePoint, ValidationCurve
 from rewardgym.agents.offline.encoders import make_observation_encoder
 from rewardgym.agents.offline.learnable import make_algo_config
 from rewardgym.agents.offline.logs import quiet_d3rlpy_logs
@@ -43,6 +44,7 @@ from rewardgym.threads import torch_threads
 if TYPE_CHECKING:
     from d3rlpy.dataset import MDPDataset
 
+    from rewardgym.agents.evaluation.household import EvalConfig
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
 
 WEIGHTS_FILE = "model.safetensors"
@@ -68,6 +70,10 @@ class OfflineAgent:
         self.env_id = env_id
         self.train_seconds = 0.0
         self.steps_per_second = 0.0
+        self.curve: list[CurvePoint] = []
+        """The run's validation curve (``config.eval_every``; empty without one)."""
+        self.selected_step: int | None = None
+        """The step whose weights the agent holds, chosen by ``config.checkpoint`` on the curve."""
 
     @property
     def name(self) -> str:
@@ -132,6 +138,12 @@ class OfflineAgent:
             "env_id": self.env_id,
             "d3rlpy": {"version": d3rlpy_version, "config": json.loads(shaped.serialize())},
         }
+        if self.curve:  # what chose these weights; loading does not read it back
+            meta["validation_curve"] = {
+                "rule": self.config.checkpoint,
+                "selected_step": self.selected_step,
+                "points": [point.as_list() for point in self.curve],
+            }
         out = Path(directory)
         save_file(tensors, str(out / WEIGHTS_FILE))
         text = strict_json(meta, out / META_FILE, indent=2)
@@ -361,11 +373,19 @@ def fit_mdp(
     config: OfflineConfig,
     env_id: str,
     progress: bool = False,
+    validation: EvalConfig | None = None,
 ) -> OfflineAgent:
-    """Fit ``config``'s algorithm on an already encoded ``mdp`` (seeded, on the CPU)."""
+    """Fit ``config``'s algorithm on an already encoded ``mdp`` (seeded, on the CPU).
+
+    With ``config.eval_every = K`` d3rlpy's ``fit`` runs epochs of K steps and, after each, a
+    :class:`~rewardgym.agents.offline.curve.ValidationCurve` scores the weights on
+    ``validation`` (default: every instruction of ``env_id``'s validation split, one episode
+    each); the agent keeps the weights ``config.checkpoint`` selects and its ``curve``.
+    """
     import d3rlpy
     from d3rlpy.logging import NoopAdapterFactory
 
+    from rewardgym.agents.evaluation.household import EvalConfig
     from rewardgym.agents.offline.cql_update import share_observation_forward
     from rewardgym.agents.offline.sampling import vectorise_sampling
 
@@ -377,6 +397,11 @@ def fit_mdp(
             vectorise_sampling(mdp)
         algo.build_with_dataset(mdp)
         share_observation_forward(algo.impl)  # same weights, one forward pass fewer a step
+        agent = OfflineAgent(algo, encoder, config, env_id)
+        curve: ValidationCurve | None = None
+        if config.eval_every is not None:  # scores the agent itself: the test splits' code
+            validation = validation or EvalConfig(env_id=env_id, splits=("validation",))
+            curve = ValidationCurve(agent, validation, config.checkpoint)
         start = time.perf_counter()
         name = type(algo).__name__
         with progress_bar(
@@ -388,16 +413,22 @@ def fit_mdp(
                 if step % DIVERGENCE_CHECK_STEPS == 0:
                     check_finite_weights(algo, name, step)
 
+            def each_epoch(algo: Any, epoch: int, step: int) -> None:
+                check_finite_weights(algo, name, step)  # a diverged curve point is no score
+                if curve is not None:
+                    curve(algo, epoch, step)
+
             results = algo.fit(  # d3rlpy's own bar would redraw every 10 steps, even in a log
                 mdp,
                 n_steps=config.n_steps,
-                n_steps_per_epoch=config.n_steps,
+                n_steps_per_epoch=config.eval_every or config.n_steps,
                 show_progress=False,
                 callback=each_step,
+                epoch_callback=each_epoch if curve else None,
                 save_interval=config.n_steps + 1,
                 logger_adapter=NoopAdapterFactory(),
             )
-        elapsed = time.perf_counter() - start
+            elapsed = time.perf_counter() - start - (curve.seconds if curve else 0.0)
         check_finite_weights(algo, name, config.n_steps)
         for _, losses in results:
             for loss, value in losses.items():
@@ -406,9 +437,12 @@ def fit_mdp(
                         f"{name} diverged: its mean {loss} is {value}, so nothing was saved; "
                         "lower --learning-rate, or check the data set's rewards"
                     )
-    agent = OfflineAgent(algo, encoder, config, env_id)
+        chosen = curve.restore(algo) if curve else None
     agent.train_seconds = elapsed
     agent.steps_per_second = config.n_steps / max(elapsed, 1e-9)
+    if curve and chosen:
+        agent.curve = list(curve.points)
+        agent.selected_step = chosen.step
     return agent
 
 
@@ -417,8 +451,11 @@ def train_offline(
     config: OfflineConfig | None = None,
     embedder: CachedEmbedder | None = None,
     progress: bool = True,
+    validation: EvalConfig | None = None,
 ) -> OfflineAgent:
     """Train ``config``'s algorithm on ``data`` with the reward ``config.reward`` names.
+
+    ``validation`` is the validation episodes of ``config.eval_every``'s curve (``fit_mdp``).
 
     The reward is decided once by ``training_config``: what ``config`` leaves unset comes from
     the composition the data set records (a ``rewardgym label coren`` output trains on COREN's
@@ -442,7 +479,7 @@ def train_offline(
     source = f"{config.reward} (dense_weight={config.dense_weight})"
     encoder = encoder_for_dataset(data, config, embedder)
     mdp = to_mdp_dataset(data.with_rewards(rewards, source=source), encoder)
-    return fit_mdp(mdp, encoder, config, data.env_id, progress)
+    return fit_mdp(mdp, encoder, config, data.env_id, progress, validation)
 
 
 __all__ = [

@@ -14,10 +14,12 @@ from typing import Annotated
 
 import tyro
 
+from rewardgym.agents.evaluation.household import MAX_EPISODES_PER_INSTRUCTION
 from rewardgym.agents.offline.bc import BCSettings
 from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.agents.offline.cql import CQLSettings
 from rewardgym.agents.offline.iql_settings import IQLSettings
+from rewardgym.bounds import between
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,11 @@ class TrainOffline:
     )
     overwrite: bool = False
     """Replace OUT when it is an agent this command saved before."""
+    validation_instructions: Annotated[int, between(1, 5)] = 5
+    """With --eval-every: validation instructions per task scored at each point of the curve
+    (VirtualHome-v0: validation programs per task category)."""
+    validation_episodes: Annotated[int, between(1, MAX_EPISODES_PER_INSTRUCTION)] = 1
+    """With --eval-every: episodes per validation instruction."""
 
     def offline_config(self) -> OfflineConfig:
         """The ``OfflineConfig`` this command trains with (reward and lambda still as given)."""
@@ -81,6 +88,7 @@ class TrainOffline:
         """
         from rich.console import Console
 
+        from rewardgym.agents.evaluation.household import EvalConfig
         from rewardgym.agents.offline.agent import AGENT_KIND, train_offline
         from rewardgym.agents.offline.training_reward import training_config
         from rewardgym.envs.trajectories import TrajectoryDataset
@@ -89,13 +97,27 @@ class TrainOffline:
         path = prepare_output(self.out, AGENT_KIND, overwrite=self.overwrite)
         data = TrajectoryDataset.from_dir(self.dataset)
         config = training_config(data, self.offline_config())
+        validation = EvalConfig(
+            env_id=data.env_id,
+            splits=("validation",),
+            instructions_per_task=self.validation_instructions,
+            episodes_per_instruction=self.validation_episodes,
+        )
         with atomic_output(path, AGENT_KIND, overwrite=self.overwrite) as tmp:
-            agent = train_offline(data, config)
+            agent = train_offline(data, config, validation=validation)
             agent.write_into(tmp)
         used = agent.config
-        Console(soft_wrap=True).print(
+        console = Console(soft_wrap=True)
+        for point in agent.curve:
+            console.print(
+                f"step {point.step}: validation SR {point.sr:.1f}, CGC {point.cgc:.1f}",
+                markup=False,
+                highlight=False,
+            )
+        kept = f"; kept step {agent.selected_step} ({used.checkpoint})" if agent.curve else ""
+        console.print(
             f"{agent.name} trained {used.n_steps} steps on {len(data)} episodes of {data.env_id} "
-            f"with reward {used.reward} (dense_weight={used.dense_weight}); saved to {path}",
+            f"with reward {used.reward} (dense_weight={used.dense_weight}){kept}; saved to {path}",
             markup=False,
             highlight=False,
         )

@@ -44,6 +44,10 @@ MAX_VOCAB = 1 << 22
 MAX_THREADS = 1024
 """Most torch CPU threads (torch crashes when asked for tens of thousands)."""
 
+CheckpointRule = Literal["final", "validation-best"]
+CHECKPOINT_RULES: tuple[str, ...] = ("final", "validation-best")
+"""The rules of ``OfflineConfig.checkpoint`` (``rewardgym.agents.offline.curve``)."""
+
 RewardChoice = Literal["success", "dense", "composed"]
 REWARDS: tuple[str, ...] = ("success", "dense", "composed")
 """The rewards an offline agent can learn from (``OfflineConfig.reward``)."""
@@ -97,6 +101,12 @@ class OfflineConfig:
     dense_weight: Annotated[float, NON_NEGATIVE] | None = None
     """lambda, the scale of the dense reward in "composed" and "dense". Unset: the lambda the
     data set's labels record (RewardComposition.dense_weight unless the labeller chose another)."""
+    eval_every: Annotated[int, between(1, MAX_STEPS)] | None = None
+    """Steps between two scorings of the run on the validation split (its learning curve, one
+    training run); n_steps must be a multiple of it. Unset: no curve."""
+    checkpoint: CheckpointRule = "final"
+    """The weights the agent keeps: "final" (the last step's) or "validation-best" (the step of
+    the curve with the best validation SR, the earlier on a tie; needs eval_every)."""
 
     def __post_init__(self) -> None:
         """Reject settings outside their meaningful range, naming the field."""
@@ -128,6 +138,26 @@ class OfflineConfig:
             )
         if self.dense_weight is not None and self.dense_weight < 0.0:
             raise ValueError(f"OfflineConfig.dense_weight={self.dense_weight}: use >= 0")
+        self._check_curve()
+
+    def _check_curve(self) -> None:
+        """Refuse a curve that leaves steps out and a checkpoint rule without a curve."""
+        if self.checkpoint not in CHECKPOINT_RULES:
+            raise ValueError(
+                f"OfflineConfig.checkpoint={self.checkpoint!r}: use one of {CHECKPOINT_RULES}"
+            )
+        if self.eval_every is None:
+            if self.checkpoint != "final":
+                raise ValueError(
+                    f"OfflineConfig.checkpoint={self.checkpoint!r} selects on the validation "
+                    "curve: set eval_every (--eval-every K) too"
+                )
+            return
+        if self.n_steps % self.eval_every:
+            raise ValueError(
+                f"OfflineConfig.eval_every={self.eval_every} does not divide n_steps="
+                f"{self.n_steps}: the curve's last point must be the last step; use a divisor"
+            )
 
     @property
     def composition(self) -> RewardComposition:
@@ -180,6 +210,7 @@ class OfflineConfig:
 
 __all__ = [
     "ALGORITHMS",
+    "CHECKPOINT_RULES",
     "ENCODINGS",
     "MAX_LAYERS",
     "MAX_STEPS",
@@ -188,6 +219,7 @@ __all__ = [
     "MAX_WIDTH",
     "REWARDS",
     "AlgorithmSettings",
+    "CheckpointRule",
     "OfflineConfig",
     "RewardChoice",
     "algorithm_settings",

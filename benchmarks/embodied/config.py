@@ -20,8 +20,16 @@ from typing import Annotated, Literal
 import tyro
 
 from rewardgym.agents.evaluation.household import TEST_SPLITS, EvalConfig
-from rewardgym.agents.offline.config import OfflineConfig
-from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, POSITIVE, SEED, between, check_fields
+from rewardgym.agents.offline.config import MAX_STEPS, OfflineConfig
+from rewardgym.bounds import (
+    AT_LEAST_1,
+    NON_NEGATIVE,
+    POSITIVE,
+    SEED,
+    Range,
+    between,
+    check_fields,
+)
 from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.trajectories.config import CollectConfig
 from rewardgym.envs.trajectories.variants import SUITE_VARIANT, variant_config
@@ -71,6 +79,10 @@ REWARD_HELP: dict[str, str] = {
 
 ALGORITHMS: tuple[str, ...] = ("cql", "iql", "bc", "filtered-bc")
 """Every value of a row's ``algorithm``."""
+
+
+MODES: tuple[str, ...] = ("final", "tune", "tune-curves")
+"""Every value of ``EmbodiedBenchConfig.mode``."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +157,12 @@ class Tuned:
     """DiscreteCQL's conservative weight."""
     iql_weight_temp: Annotated[float, NON_NEGATIVE] | None = None
     """DiscreteIQL's inverse temperature."""
+    n_steps: Annotated[int, between(1, MAX_STEPS)] | None = None
+    """The row's step budget, chosen on its validation curve (None: training.n_steps)."""
+    target_update_interval: Annotated[int, AT_LEAST_1] | None = None
+    """DiscreteCQL's steps between target-network updates (None: CQLSettings')."""
+    iql_tau: Annotated[float, Range(gt=0, le=1)] | None = None
+    """DiscreteIQL's Polyak rate of the target critics, its target speed (None: IQLSettings')."""
     validation_sr: Annotated[float, between(0, 100)] | None = None
     """The validation SR (percent) that chose these values, if a tune run did."""
 
@@ -178,6 +196,51 @@ class TuneGrid:
 
 
 @dataclass(frozen=True)
+class CurveGrid:
+    """The sweep of ``mode="tune-curves"``: one long run a point, scored on validation every K steps.
+
+    The step budget is read off each run's validation curve (``benchmarks.embodied.tune``), so
+    a grid over budgets costs one run. Every row keeps its tuned lambda and its algorithm's own
+    value (CQL's alpha, IQL's temperature) and crosses the learning rates with its target speed:
+    the same grid for a row on the success flag as for one on a dense reward.
+    """
+
+    max_steps: Annotated[int, between(1, MAX_STEPS)] = 12_000
+    """Steps of each run: the longest budget the tune can choose."""
+    eval_every: Annotated[int, AT_LEAST_1] = 1_000
+    """Steps between two validation scorings (a divisor of max_steps): the budgets on offer."""
+    learning_rates: tuple[Annotated[float, POSITIVE], ...] = (1e-4, 3e-4, 1e-3)
+    """Learning rates of every row."""
+    target_update_intervals: tuple[Annotated[int, AT_LEAST_1], ...] = (250, 1000)
+    """DiscreteCQL's target-update intervals (COREN: 250)."""
+    iql_taus: tuple[Annotated[float, Range(gt=0, le=1)], ...] = (0.005, 0.001)
+    """DiscreteIQL's target Polyak rates (Kostrikov et al.: 0.005, about CQL's 1/250; and 1/1000)."""
+    seeds: tuple[Annotated[int, SEED], ...] = (100, 101)
+    """Training seeds of each point, at least 2 (kept apart from the final seeds)."""
+
+    def __post_init__(self) -> None:
+        """Refuse an empty axis, one seed, and a scoring interval that leaves steps out."""
+        check_fields(self)
+        for name in ("learning_rates", "target_update_intervals", "iql_taus"):
+            if not getattr(self, name):
+                raise ValueError(f"CurveGrid.{name} is empty: give at least one value")
+        if len(set(self.seeds)) < 2:
+            raise ValueError(
+                f"CurveGrid.seeds={self.seeds}: give at least 2 distinct seeds a point"
+            )
+        if self.max_steps % self.eval_every:
+            raise ValueError(
+                f"CurveGrid.eval_every={self.eval_every} does not divide max_steps="
+                f"{self.max_steps}: use a divisor"
+            )
+
+    @property
+    def size(self) -> int:
+        """Grid points of a CQL or IQL row (a BC row has the learning rates alone)."""
+        return len(self.learning_rates) * len(self.target_update_intervals)
+
+
+@dataclass(frozen=True)
 class EmbodiedBenchConfig:
     """One run of the embodied suite: data, labelling, rows, training, tuning and evaluation."""
 
@@ -185,7 +248,8 @@ class EmbodiedBenchConfig:
     """The preset these settings came from (recorded in results.json)."""
     mode: str = "final"
     """"final": train every row with its tuned values and score the held-out splits;
-    "tune": sweep tune_grid per row and score the validation split only."""
+    "tune": sweep tune_grid per row and score the validation split only; "tune-curves": sweep
+    curve_grid per row, each point one long run scored on validation every K steps."""
     collect: CollectConfig = field(
         default_factory=lambda: variant_config(SUITE_VARIANT, episodes=2000)
     )
@@ -222,6 +286,8 @@ class EmbodiedBenchConfig:
     """Where tuned came from: the tune run's command and output."""
     tune_grid: TuneGrid = field(default_factory=TuneGrid)
     """The sweep of mode="tune"."""
+    curve_grid: CurveGrid = field(default_factory=CurveGrid)
+    """The sweep of mode="tune-curves": learning rates x target speeds, budgets off the curves."""
     seeds: tuple[Annotated[int, SEED], ...] = (0, 1, 2)
     """Training seeds per row (intervals are over seeds, tasks and episodes)."""
     evaluation: EvalConfig = field(default_factory=lambda: EvalConfig(splits=TEST_SPLITS))
@@ -251,8 +317,8 @@ class EmbodiedBenchConfig:
     def __post_init__(self) -> None:
         """Reject unknown modes, empty settings and test splits in validation, naming the field."""
         check_fields(self)
-        if self.mode not in ("final", "tune"):
-            raise ValueError(f"EmbodiedBenchConfig.mode={self.mode!r}: use 'final' or 'tune'")
+        if self.mode not in MODES:
+            raise ValueError(f"EmbodiedBenchConfig.mode={self.mode!r}: use one of {MODES}")
         if not self.rows:
             raise ValueError("EmbodiedBenchConfig.rows is empty: give at least one row")
         for name in self.rows:
@@ -377,6 +443,10 @@ TUNED_SOURCE = (
 
 _TUNED = {"tuned": TUNED, "tuned_source": TUNED_SOURCE}
 
+FULL_EVAL_EVERY = 1_000
+"""Steps between the validation scorings of the full presets' agents (their learning curves on
+the page): a divisor of every row's budget, which ``CurveGrid.eval_every`` steps also are."""
+
 PresetName = Literal["demo", "quick", "full", "paper"]
 """The names of :data:`PRESETS`, as a ``Literal`` for tyro's choices (a test keeps both equal)."""
 
@@ -412,8 +482,15 @@ PRESETS: dict[str, EmbodiedBenchConfig] = {
     # slowest machine seen, a 2-core EPYC of family 23 (Zen 1), took 222 worker-s an agent
     # (docs/results/embodied-sizing.md, four quick agents of a heavier mix, before the CQL
     # update shared its forward pass, which saves about 12%): there full takes about
-    # 285 + 102 x 222 / 2 = 11,600 s, some 3.2 hours.
-    "full": EmbodiedBenchConfig(name="full", seeds=(0, 1, 2, 3, 4, 5), **_TUNED),  # type: ignore[arg-type]
+    # 285 + 102 x 222 / 2 = 11,600 s, some 3.2 hours. Its validation curves (a scoring of the
+    # 600 validation episodes every FULL_EVAL_EVERY steps, 3.7 CPU-s each, timed on 2 shared
+    # cores on 2026-12-07) add 102 x 3 x 3.7 / 2 = 566 s, about 9.4 min; they change no weight.
+    "full": EmbodiedBenchConfig(
+        name="full",
+        seeds=(0, 1, 2, 3, 4, 5),
+        training=OfflineConfig(n_steps=3000, batch_size=256, eval_every=FULL_EVAL_EVERY),
+        **_TUNED,  # type: ignore[arg-type]
+    ),
     "paper": EmbodiedBenchConfig(
         name="paper",
         collect=variant_config(SUITE_VARIANT),
@@ -434,6 +511,8 @@ __all__ = [
     "ALGORITHMS",
     "COREN_ROWS",
     "COREN_SCHEMES",
+    "FULL_EVAL_EVERY",
+    "MODES",
     "PRESETS",
     "QUICK_ROWS",
     "REFERENCE_ROWS",
@@ -443,6 +522,7 @@ __all__ = [
     "TUNED_SOURCE",
     "TUNE_COMMAND",
     "TUNE_STAGE2_COMMAND",
+    "CurveGrid",
     "EmbodiedBenchConfig",
     "PresetName",
     "Row",

@@ -15,13 +15,14 @@ each row's values on the validation split. The rest renders.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rewardgym.benchmarks.embodied.curves import curves_section, write_curves_plot
 from rewardgym.benchmarks.embodied.paired import (
     ABLATION_REFERENCES,
     PAIRED_NOTE,
@@ -188,14 +189,16 @@ def _record_run(payload: dict[str, Any], *, preset: str) -> None:
     meta.update(run_provenance())
 
 
-def write_tune(root: Path, payload: dict[str, Any]) -> None:
-    """tune.json (``grid``, ``best``, ``meta``, ``config``) and tune.md, atomically."""
+def write_tune(
+    root: Path, payload: dict[str, Any], render: Callable[[Mapping[str, Any]], str] = render_tune
+) -> None:
+    """tune.json (``best``, ``meta``, ``config`` and the grid) and tune.md by ``render``, atomically."""
     from rewardgym.atomic import write_atomic, write_json_atomic
 
     root.mkdir(parents=True, exist_ok=True)
     _record_run(payload, preset="tune")
     write_json_atomic(root / "tune.json", undefined_as_null(payload))
-    write_atomic(root / "tune.md", render_tune(payload) + "\n")
+    write_atomic(root / "tune.md", render(payload) + "\n")
 
 
 def judge_baseline(config: EmbodiedBenchConfig) -> dict[str, Any]:
@@ -327,6 +330,7 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
         parts.append(
             markdown_table(latency, ["policy", "median_ms", "p90_ms", "mean_ms"], digits=2)
         )
+    parts += curves_section(payload)
     timings = meta.get("timings_seconds", {})
     parts += ["", "### Wall time (seconds)", "", markdown_table([timings], list(timings), digits=1)]
     return "\n".join(parts)
@@ -468,6 +472,7 @@ def write_all(root: Path, payload: dict[str, Any]) -> None:
     )
     with atomic_path(root / "sr_by_row.png") as tmp:
         plot_results(payload["rows"], tmp, title=title, smoke=bool(config.get("smoke_test")))
+    write_curves_plot(root, payload, f"bench embodied ({config['name']}): validation SR")
 
 
 __all__ = [

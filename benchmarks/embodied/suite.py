@@ -16,9 +16,11 @@ Household-v1 or (``--env virtualhome``) VirtualHome-v0:
 
 ``mode="tune"`` replaces 3-5 by a sweep of the tune grid per row, scored on the validation
 split only (training instructions on new episodes), and writes ``tune.json`` with the values
-to record in the preset. ``out`` is claimed before any work (``rewardgym.outputs.claim_output``):
-a directory of the user's is refused, an earlier ``bench embodied`` output is taken again only
-with ``overwrite`` (its data sets are reused where their settings match).
+to record in the preset; ``mode="tune-curves"`` sweeps learning rate and target speed with one
+long run a point and reads each row's budget off its validation curve (``tune.py``). ``out``
+is claimed before any work (``rewardgym.outputs.claim_output``): a directory of the user's is
+refused, an earlier ``bench embodied`` output is taken again only with ``overwrite`` (its data
+sets are reused where their settings match).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from rewardgym.benchmarks.embodied.config import (
     Row,
     Tuned,
 )
+from rewardgym.benchmarks.embodied.curves import row_curves
 from rewardgym.envs.trajectories.config import ENV_ALIASES
 from rewardgym.errors import UserError
 from rewardgym.outputs import releases_outputs
@@ -67,6 +70,8 @@ class TrainTask:
     evaluation: EvalConfig
     successful_only: bool = False
     latency_steps: int = 0
+    validation: EvalConfig | None = None
+    """The validation episodes of ``offline.eval_every``'s learning curve."""
 
 
 def run_task(task: TrainTask) -> dict[str, Any]:
@@ -81,7 +86,7 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     data = TrajectoryDataset.from_dir(task.dataset)
     if task.successful_only:
         data = data.select(lambda episode: episode.success)
-    agent = train_offline(data, task.offline, progress=False)
+    agent = train_offline(data, task.offline, progress=False, validation=task.validation)
     start = time.perf_counter()
     results = evaluate_household(agent, task.evaluation)
     out: dict[str, Any] = {
@@ -94,6 +99,9 @@ def run_task(task: TrainTask) -> dict[str, Any]:
         "eval_seconds": time.perf_counter() - start,
         "torch_threads": [torch.get_num_threads(), torch.get_num_interop_threads()],
     }
+    if agent.curve:  # validation every eval_every steps; the splits above used the kept weights
+        out["curve"] = [point.as_list() for point in agent.curve]
+        out["selected_step"] = agent.selected_step
     if task.latency_steps:
         out["latency"] = measure_latency(
             agent, env_id=task.evaluation.env_id, steps=task.latency_steps
@@ -142,14 +150,16 @@ def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: in
     name = "bc" if row.algorithm == "filtered-bc" else row.algorithm
     base = config.training.algorithm
     settings = base if base.name == name else algorithm_settings(name)
-    if name == "cql" and tuned.cql_alpha is not None:
-        settings = replace(settings, alpha=tuned.cql_alpha)  # type: ignore[call-arg]
-    elif name == "iql" and tuned.iql_weight_temp is not None:
-        settings = replace(settings, weight_temp=tuned.iql_weight_temp)  # type: ignore[call-arg]
+    own = {
+        "cql": {"alpha": tuned.cql_alpha, "target_update_interval": tuned.target_update_interval},
+        "iql": {"weight_temp": tuned.iql_weight_temp, "tau": tuned.iql_tau},
+    }.get(name, {})
+    settings = replace(settings, **{k: v for k, v in own.items() if v is not None})
     dense = row.reward not in ("none", "sparse")
     training = config.training
     return training.replace(
         algorithm=settings,
+        n_steps=training.n_steps if tuned.n_steps is None else tuned.n_steps,
         learning_rate=training.learning_rate
         if tuned.learning_rate is None
         else tuned.learning_rate,
@@ -170,12 +180,15 @@ def effective_values(offline: OfflineConfig) -> dict[str, float | None]:
     out: dict[str, float | None] = {
         "dense_weight": offline.dense_weight,
         "learning_rate": offline.learning_rate,
+        "n_steps": offline.n_steps,
     }
     algorithm = offline.algorithm
     if algorithm.name == "cql":
         out["cql_alpha"] = algorithm.alpha  # type: ignore[attr-defined]
+        out["target_update_interval"] = algorithm.target_update_interval  # type: ignore[attr-defined]
     elif algorithm.name == "iql":
         out["iql_weight_temp"] = algorithm.weight_temp  # type: ignore[attr-defined]
+        out["iql_tau"] = algorithm.tau  # type: ignore[attr-defined]
     return out
 
 
@@ -198,6 +211,7 @@ def _task(
         offline=offline,
         evaluation=evaluation,
         successful_only=row.algorithm == "filtered-bc",
+        validation=config.validation if offline.eval_every else None,
     )
 
 
@@ -280,7 +294,7 @@ def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
     key = {"cql": "cql_alpha", "iql": "iql_weight_temp"}.get(row.algorithm)
     out = []
     for weight, rate, value in itertools.product(weights, grid.learning_rates, specific):
-        extra = {key: value} if key else {}
+        extra: dict[str, Any] = {key: value} if key else {}
         out.append(Tuned(row.algorithm, row.reward, weight, rate, **extra))
     return out
 
@@ -293,7 +307,7 @@ def run_bench_embodied(
 
     ``out`` is claimed first: a directory of the user's is refused, an earlier ``bench
     embodied`` output needs ``overwrite``. Returns the content of ``results.json``
-    (``mode="final"``) or ``tune.json`` (``"tune"``).
+    (``mode="final"``) or ``tune.json`` (``"tune"``, ``"tune-curves"``).
     """
     from rewardgym.outputs import claim_output
 
@@ -301,7 +315,7 @@ def run_bench_embodied(
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
-    from rewardgym.benchmarks.embodied import report
+    from rewardgym.benchmarks.embodied import report, tune
 
     console = Console(quiet=quiet)
     quiet_d3rlpy_logs()
@@ -311,12 +325,20 @@ def run_bench_embodied(
     console.print(_variant_line(meta["data"]))
     _warm_embeddings(config.collect.env)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    if config.mode == "tune":
+    curves = config.mode == "tune-curves"
+    if curves:  # every run max_steps long, scored on validation every eval_every steps
+        config = tune.curve_config(config)
+    if config.mode != "final":
+        grid, seeds = (
+            (tune.curve_points, config.curve_grid.seeds)
+            if curves
+            else (_grid, config.tune_grid.seeds)
+        )
         plan = {
             (row, tuned, seed): _task(config, row, tuned, seed, datasets, config.validation)
             for row in config.row_specs
-            for tuned in _grid(config, row)
-            for seed in config.tune_grid.seeds
+            for tuned in grid(config, row)
+            for seed in seeds
         }
     else:
         plan = {
@@ -341,12 +363,14 @@ def run_bench_embodied(
         "torch_interop_threads": interop,
     }
     assignment = {key: task.key for key, task in plan.items()}
-    if config.mode == "tune":
-        payload = report.tune_summary(config, assignment, results)
+    if config.mode != "final":
+        payload = (tune.curve_summary if curves else report.tune_summary)(
+            config, assignment, results
+        )
         _close_timings(meta, len(tasks), start)
         saved = {**payload, "meta": meta, "config": _jsonable(config)}
-        report.write_tune(root, saved)
-        console.print(report.render_tune(saved))
+        (tune.write_curve_tune if curves else report.write_tune)(root, saved)
+        console.print((tune.render_curve_tune if curves else report.render_tune)(saved))
         console.print(f"\nwall time {meta['timings_seconds']['total']:.0f} s; results in {root}/")
         return payload
     rows = report.aggregate(config, assignment, results)
@@ -374,6 +398,7 @@ def run_bench_embodied(
         "judges": meta.pop("judges"),
         "meta": meta,
         "config": _jsonable(config),
+        **row_curves(config, assignment, results),
     }
     report.write_all(root, payload)
     console.print(report.render_markdown(payload))

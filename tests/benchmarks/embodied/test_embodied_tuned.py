@@ -30,13 +30,26 @@ def test_an_untuned_value_is_the_librarys_own_default() -> None:
 
 def test_tuned_values_reach_the_training_config_and_the_table() -> None:
     config = EmbodiedBenchConfig()
-    tuned = Tuned("cql", "perfect-judge", dense_weight=5.0, learning_rate=1e-3, cql_alpha=3.0)
+    tuned = Tuned(
+        "cql",
+        "perfect-judge",
+        dense_weight=5.0,
+        learning_rate=1e-3,
+        cql_alpha=3.0,
+        n_steps=6000,
+        target_update_interval=1000,
+    )
     offline = offline_config(config, Row("cql", "perfect-judge"), tuned, seed=0)
     assert effective_values(offline) == {
         "dense_weight": 5.0,
         "learning_rate": 1e-3,
+        "n_steps": 6000,
         "cql_alpha": 3.0,
+        "target_update_interval": 1000,
     }
+    iql = offline_config(config, Row("iql", "sparse"), Tuned("iql", "sparse", iql_tau=0.001), 0)
+    assert effective_values(iql)["iql_tau"] == 0.001
+    assert effective_values(iql)["n_steps"] == config.training.n_steps  # unset: the shared budget
     sparse = offline_config(config, Row("cql", "sparse"), tuned, seed=0)
     assert sparse.reward == "success"  # lambda never applies to the success flag alone
 
