@@ -119,7 +119,8 @@ class CollectConfig:
     """Keyword arguments for gym.make (for Household: layout, max_steps, tasks); every number
     must be finite, and a list is written as JSON (tasks '[3, 7]')."""
     allow_held_out: bool = False
-    """Allow collecting with held-out instructions (never do this for training data)."""
+    """Allow collecting with held-out instructions, or VirtualHome programs split by another
+    split_seed (never do this for training data: evaluation holds out split_seed 0's programs)."""
     recover: Annotated[float, PROBABILITY] = 0.0
     """Probability that the script expert replans after a perturbation (expert "script" only):
     the searcher's script from the state the random action left, knowing what was seen; 0 (the
@@ -176,6 +177,14 @@ class CollectConfig:
                     "training data; collect with the 'train' split (or set allow_held_out=True "
                     "for an evaluation set)"
                 )
+        split_seed = self.env_kwargs.get("split_seed", 0)
+        if split_seed != 0 and not self.allow_held_out:
+            raise ValueError(
+                f"env_kwargs split_seed={split_seed!r} would put another split's held-out "
+                "programs into training data: evaluation always holds out split_seed 0's "
+                "validation and test programs, so collect training data with split_seed 0 "
+                "(leave it out), or set allow_held_out=True for an evaluation set"
+            )
 
     def collector(self) -> Collector:
         """The expert, noise and sibling share this run uses: the fields set, the env's defaults for the rest.
@@ -205,6 +214,11 @@ def _parsed_lists(kwargs: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and value.lstrip().startswith("["):
             try:
                 items = json.loads(value)
+            except RecursionError:
+                raise ValueError(
+                    f"CollectConfig.env_kwargs[{key!r}] is a list nested too deep to read: a "
+                    "list holds task ids or names, e.g. '[3, 7]'"
+                ) from None
             except ValueError as err:
                 raise ValueError(
                     f"CollectConfig.env_kwargs[{key!r}]={value!r} is not a JSON list ({err}): "
