@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -130,9 +131,15 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         ):
             if value not in allowed:
                 raise ValueError(f"VirtualHomeEnv.{name}={brief(value)}: use one of {allowed}")
-        if max_steps is not None:
-            check_number(max_steps, "VirtualHomeEnv.max_steps", AT_LEAST_1)
-        check_number(split_seed, "VirtualHomeEnv.split_seed", SEED)
+        for name, number, bound in (
+            ("max_steps", max_steps, AT_LEAST_1),
+            ("split_seed", split_seed, SEED),
+        ):
+            if number is None:
+                continue
+            check_number(number, f"VirtualHomeEnv.{name}", bound)
+            if not isinstance(number, numbers.Integral):
+                raise ValueError(f"VirtualHomeEnv.{name}={number!r}: must be a whole number")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
         self.render_mode = render_mode

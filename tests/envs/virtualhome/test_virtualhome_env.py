@@ -137,3 +137,13 @@ def test_judges_read_the_goal_objects_and_the_names_behind_the_fields(env: gym.E
     assert "washing_machine" in names.openable
     visible = [names.objects[i] for i in np.flatnonzero(obs["visible"])]
     assert reference_answer(env.goal_objects(), visible) == "none"  # the agent starts elsewhere
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("max_steps", 2.5), ("max_steps", 3.0), ("split_seed", 1.5), ("max_steps", True)],
+)
+def test_a_count_or_seed_that_is_no_whole_number_is_refused(keyword: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f"VirtualHomeEnv.{keyword}={value!r}: must be"):
+        gym.make(VIRTUALHOME_ID, **{keyword: value})
+    assert gym.make(VIRTUALHOME_ID, **{keyword: 2}).unwrapped is not None
