@@ -84,8 +84,8 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
 
     ## Action
     ``Discrete(n)`` over (verb, classes) pairs (``action_names``): ``action_set="full"``
-    has every pair the programs use (453), ``"coren"`` COREN's 8 behaviours (184 actions,
-    189 programs; WALK and RUN read as FIND). The agent names classes; the first instances
+    has every pair the programs use (453), ``"coren"`` COREN's 8 behaviours and STANDUP
+    (185 actions, 189 programs; WALK and RUN read as FIND). The agent names classes; the first instances
     the simulator accepts are acted on, those in the agent's room first. An action the
     simulator refuses changes nothing and sets ``info["executable"] = False`` and
     ``info["reason"]`` (the simulator's words, e.g. "<mug> (1000) is not close to agent").
