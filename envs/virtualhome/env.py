@@ -269,6 +269,28 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         self._gate.close_if(terminated=terminated, truncated=truncated)
         return self._observe(), 1.0 if terminated else 0.0, terminated, truncated, info
 
+    def _accepts(self, act: int) -> bool:
+        """Whether the simulator would execute action ``act`` now (the state is left as is)."""
+        chosen = self.actions[act]
+        used = frozenset(self._used.get(chosen.verb, ()))
+        following, _, _ = resolve_and_execute(
+            self.state, self.scene, chosen.verb, chosen.classes, used
+        )
+        return following is not None
+
+    def executable_actions(self) -> list[int]:
+        """Every action the simulator would execute now (about 0.2 s: each one is tried)."""
+        return [act for act in range(len(self.actions)) if self._accepts(act)]
+
+    def random_executable_action(self, rng: np.random.Generator) -> int | None:
+        """One action drawn uniformly from :meth:`executable_actions`, trying them in random order.
+
+        The first accepted action of a random permutation is uniform over the accepted ones,
+        and it is found after a few tries (about 1 in 5 actions is executable), not all 453.
+        ``None``: the simulator accepts none.
+        """
+        return next((int(a) for a in rng.permutation(len(self.actions)) if self._accepts(a)), None)
+
     def _observe(self) -> dict[str, Any]:
         view = perceive(self.state, self.scene, self._members, self._moved)
         act, reason = self._last

@@ -156,7 +156,7 @@ def test_a_count_or_seed_that_is_no_whole_number_is_refused(keyword: str, value:
 
 def test_the_coren_set_can_stand_up_so_seated_starts_and_sitting_are_no_dead_end() -> None:
     """Issue 47 item 4: 149_1, 180_1 and 180_2 start seated and replay once STANDUP is an action."""
-    assert CAN_STAND_UP == (*COREN_VERBS, "STANDUP")
+    assert (*COREN_VERBS, "STANDUP") == CAN_STAND_UP
     coren = gym.make(VIRTUALHOME_ID, split="all", action_set="coren").unwrapped
     for program in ("149_1", "180_1", "180_2"):
         assert _replay(coren, program)["success"], program
