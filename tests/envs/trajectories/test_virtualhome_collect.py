@@ -78,6 +78,10 @@ def test_the_command_collects_virtualhome_by_its_short_name(tmp_path: Path) -> N
     assert loaded.info["collector"]["give_up"] == 0.3
     assert loaded.info["collector"]["random_actions"] == "executable"
     assert sum(loaded.info["failure_causes"].values()) == sum(not ep.success for ep in loaded)
+    coren_argv = ["--variant", "coren", "--episodes", "2", "--out", str(tmp_path / "c")]
+    main(["data", "collect", "--env", "virtualhome", *coren_argv, "--no-minari"])
+    coren = TrajectoryDataset.from_dir(tmp_path / "c").info["collector"]
+    assert (coren["random_actions"], coren["noise"], coren["give_up"]) == ("uniform", 0.2, 0.8)
 
 
 def test_the_default_mix_fails_by_executed_wrong_actions_and_coren_s_by_giving_up() -> None:
