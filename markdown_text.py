@@ -35,9 +35,19 @@ def heading(text: str) -> str:
     return no_html(printable(text))
 
 
+def no_links(text: str) -> str:
+    r"""``text`` safe in a Markdown line that opens no link or image: ``\``, ``[`` and ``]`` escaped.
+
+    Example:
+        >>> no_links("[x](javascript:alert(1))")
+        '\\[x\\](javascript:alert(1))'
+    """
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
 def cell(text: str) -> str:
     """``text`` safe in one Markdown table cell: one line, no HTML, every ``|`` escaped."""
     return heading(text).replace("|", "\\|")
 
 
-__all__ = ["cell", "heading", "no_html", "printable"]
+__all__ = ["cell", "heading", "no_html", "no_links", "printable"]

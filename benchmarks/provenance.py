@@ -49,6 +49,43 @@ def command_line(argv: Sequence[str] | None = None) -> str:
     return shlex.join([*head, *argv[1:]])
 
 
+RUN_FOLDER_OPTIONS: tuple[str, ...] = ("--out", "--sweep", "--dataset", "--agent")
+"""Options whose value is a rewardgym output folder, shown as ``runs/NAME`` on a page."""
+
+
+def page_command(command: str) -> str:
+    """``command`` as a results page shows it: an absolute output folder as ``runs/NAME``.
+
+    The folder a run wrote to (or read another run from) on the recording machine means nothing
+    to a reader, so the value of each of :data:`RUN_FOLDER_OPTIONS` given as an absolute path is
+    written as ``runs/`` and its last part, where a checkout keeps its runs (ignored by git).
+
+    Example:
+        >>> page_command("rewardgym bench shop --out /home/me/runs/shop-quick --seeds 0")
+        'rewardgym bench shop --out runs/shop-quick --seeds 0'
+        >>> page_command("rewardgym demo --out=/tmp/d")
+        'rewardgym demo --out=runs/d'
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: not a command this module wrote
+        return command
+
+    def shown(value: str) -> str:
+        name = Path(value).name
+        return f"runs/{name}" if os.path.isabs(value) and name else value
+
+    out: list[str] = []
+    for word in words:
+        option, equals, value = word.partition("=")
+        if out and out[-1] in RUN_FOLDER_OPTIONS:
+            word = shown(word)
+        elif equals and option in RUN_FOLDER_OPTIONS:
+            word = f"{option}={shown(value)}"
+        out.append(word)
+    return shlex.join(out)
+
+
 def _git(*args: str) -> str | None:
     try:
         done = subprocess.run(
@@ -173,11 +210,13 @@ def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 __all__ = [
+    "RUN_FOLDER_OPTIONS",
     "THREAD_ENV",
     "command_line",
     "cpu_model",
     "git_commit",
     "machine",
+    "page_command",
     "process_seconds",
     "run_provenance",
 ]

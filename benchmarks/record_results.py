@@ -3,7 +3,8 @@
 Run: ``python -m rewardgym.benchmarks.record_results results/shop`` (``--help`` lists the
 config). Reads the run's ``results.json`` (its ``meta``: suite, preset, command, commit,
 machine, wall time, as :mod:`rewardgym.benchmarks.provenance` records them) and
-``results.md``, and writes ``<docs>/<suite>-<preset>.md``: the run's facts, its plots
+``results.md``, and writes ``<docs>/<suite>-<preset>.md``: the run's facts (the command with an
+absolute ``--out`` folder shown as ``runs/NAME``, ``provenance.page_command``), its plots
 (copied to ``<docs>/<suite>-<preset>/``) and its tables as the suite printed them. A fact the
 run did not record is written as "not recorded", never guessed. The folder's ``README.md`` is
 rewritten to list every page. The README's benchmark figures are quoted from these pages
@@ -43,8 +44,9 @@ from typing import Annotated, Any
 import tyro
 
 from rewardgym.atomic import absolute, atomic_path, remove_tree, write_atomic, write_json_atomic
+from rewardgym.benchmarks.provenance import page_command
 from rewardgym.errors import UserError
-from rewardgym.markdown_text import cell, heading, no_html, printable
+from rewardgym.markdown_text import cell, heading, no_html, no_links, printable
 from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
 
 PAGE_MARK = "<!-- rewardgym results page: written by benchmarks/record_results.py -->"
@@ -388,7 +390,7 @@ def facts(
         "suite": suite,
         "preset": preset,
         "kind": _kind(meta, tune),
-        "command": _code(printable(command)) if command else NOT_RECORDED,
+        "command": _code(printable(page_command(command))) if command else NOT_RECORDED,
         "commit": _commit(meta),
         "machine": _machine(meta),
         "wall time": _wall_time(meta),
@@ -560,7 +562,7 @@ def supersede_page(docs: str | os.PathLike[str] | None, name: str, because: str)
     """
     docs = absolute(docs) if docs is not None else default_docs()
     name = plain_name(name.removesuffix(".md"), "--supersede")
-    reason = heading(because).strip().rstrip(".").strip()
+    reason = no_links(heading(because).strip().rstrip(".").strip())
     if not reason:
         raise UserError(
             "--because is empty: name the change that superseded the page, e.g. --because "
@@ -592,9 +594,8 @@ def supersede_page(docs: str | os.PathLike[str] | None, name: str, because: str)
                 "move that file away, then supersede again"
             )
     _owned_index(docs)
-    lines = re.sub(
-        rf"\]\({re.escape(name)}/", f"]({kept}/", page.read_text(encoding="utf-8")
-    ).split("\n")
+    text = _page_text(page, folder)
+    lines = re.sub(rf"\]\({re.escape(name)}/", f"]({kept}/", text).split("\n")
     banner = f"> Superseded by [{page.name}]({page.name}): {reason}."
     at = 1 if lines[0].strip() == PAGE_MARK else 0  # a page's marker stays its first line
     lines[at:at] = ["", banner] if at else [banner, ""]
@@ -607,6 +608,25 @@ def supersede_page(docs: str | os.PathLike[str] | None, name: str, because: str)
     page.unlink()
     write_index(docs)
     return docs / f"{kept}.md"
+
+
+def _page_text(page: Path, folder: Path) -> str:
+    """The text of ``page``, once it and every entry of ``folder`` are shown to copy cleanly."""
+    for parent, names, files in os.walk(folder):
+        for entry in (Path(parent, n) for n in (*names, *files)):
+            kind = entry.lstat().st_mode
+            if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind) or stat.S_ISLNK(kind)):
+                raise UserError(
+                    f"--supersede: {entry} is no plain file, folder or link (a FIFO, socket or "
+                    "device); nothing is moved: take it out of the page folder, then supersede"
+                )
+    try:
+        return page.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UserError(
+            f"--supersede: {page} is not UTF-8 text (byte {err.start}); nothing is moved: "
+            "save the page as UTF-8, then supersede"
+        ) from None
 
 
 def _plots(run: Path) -> list[str]:

@@ -78,7 +78,8 @@ class EvalConfig:
     """Instructions per task and split (1..5; COREN uses all 5; VirtualHome-v0: programs per
     task category, each with its own instruction and initial graph)."""
     episodes_per_instruction: Annotated[int, between(1, MAX_EPISODES_PER_INSTRUCTION)] = 1
-    """Episodes (placements and start rooms) per instruction (1..100)."""
+    """Episodes (placements and start rooms) per instruction (1..100; VirtualHome-v0: 1, its
+    program fixes the first state)."""
     tasks: tuple[Annotated[int, NON_NEGATIVE], ...] | None = None
     """Task ids to play (all 25 when None; each one of the env's, e.g. 0..24)."""
     max_steps: Annotated[int, AT_LEAST_1] | None = None
@@ -102,6 +103,13 @@ class EvalConfig:
                 raise ValueError(
                     f"EvalConfig.splits has {split!r}: {self.env_id} has {tuple(table)}"
                 )
+        if self.env_id == VIRTUALHOME_ID and self.episodes_per_instruction != 1:
+            raise ValueError(
+                f"EvalConfig.episodes_per_instruction={self.episodes_per_instruction}: a "
+                f"{VIRTUALHOME_ID} episode is its program (the same first state at every seed), "
+                "so repeats would count one episode several times; use 1 (more programs: "
+                "--instructions-per-task)"
+            )
         if self.tasks is not None and not self.tasks:
             raise ValueError("EvalConfig.tasks is empty: name task ids, or leave it unset for all")
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from rewardgym.agents.evaluation.bootstrap import format_difference, is_real, verdict
 from rewardgym.benchmarks.embodied.stats import METRIC_FIELDS, SplitResamples
+from rewardgym.benchmarks.provenance import PACKAGE_ROOT
 from rewardgym.benchmarks.tables import markdown_table
 
 PAIRED_REFERENCES: tuple[str, ...] = ("cql/sparse", "bc/none")
@@ -241,10 +242,11 @@ def _indicative(config: Mapping[str, Any]) -> list[str]:
     env = "virtualhome" if str(config["name"]).startswith("virtualhome-") else "household"
     full = ENV_PRESETS[env]["full"]
     page = "embodied-full" if env == "household" else f"embodied-{full.name}"
+    recorded = (PACKAGE_ROOT / "docs" / "results" / f"{page}.md").is_file()  # named only if it is
+    where = f", docs/results/{page}.md" if recorded else ""
     return [
         f"> Indicative: at this preset's {len(config['seeds'])} training seeds these differences "
-        f"are indicative only; the full preset ({len(full.seeds)} seeds, "
-        f"docs/results/{page}.md) settles them.",
+        f"are indicative only; the full preset ({len(full.seeds)} seeds{where}) settles them.",
         "",
     ]
 

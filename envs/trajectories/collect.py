@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -129,7 +129,7 @@ def collect_episode(
             pending = expert()
             perturb = pending is None or (len(actions) > 0 and rng.random() < settings.noise)
         if perturb or pending is None:
-            action = _random_action(env, rng, config.random_actions)
+            action = _random_action(env, rng, settings.random_actions)
         else:
             action = int(pending)
         obs, _, terminated, truncated, step_info = env.step(action)
@@ -176,14 +176,58 @@ def collect_episode(
 
 
 def _random_action(env: gym.Env[Any, Any], rng: np.random.Generator, mode: str) -> int:
-    lister = getattr(env.unwrapped, "executable_actions", None)
+    """A random action: uniform over the action space, or over those the env would execute now.
+
+    An env that can draw an executable action itself (VirtualHome-v0's
+    ``random_executable_action``, without listing all of them) is asked; else one that lists
+    them (``executable_actions``); else the draw is uniform.
+    """
+    base = env.unwrapped
     if mode == "mixed":
         mode = "executable" if rng.random() < 0.5 else "uniform"
-    if mode == "executable" and lister is not None:
-        choices = lister()
+    if mode == "executable":
+        sampler = getattr(base, "random_executable_action", None)
+        if sampler is not None:
+            drawn = sampler(rng)
+            if drawn is not None:
+                return int(drawn)
+        lister = getattr(base, "executable_actions", None)
+        choices = lister() if sampler is None and lister is not None else []
         if choices:
             return int(choices[rng.integers(len(choices))])
     return int(rng.integers(env.action_space.n))  # type: ignore[attr-defined]
+
+
+FAILURE_CAUSES: tuple[str, ...] = ("gave up", "executed a wrong action", "other")
+
+
+def failure_causes(episodes: Iterable[Episode]) -> dict[str, int]:
+    """The failed episodes counted by cause (:data:`FAILURE_CAUSES`).
+
+    "gave up": the demonstrator gave up part way; "executed a wrong action": it did not, and
+    at least one random action it was given executed; "other": neither (every random action was
+    refused, so the script itself fell short, or the env's step limit ended it).
+
+    Example:
+        >>> from rewardgym.envs.trajectories.episode import Episode
+        >>> def ep(success, executed, gave_up=False):
+        ...     return Episode(0, 0, "", {}, np.zeros(1, np.int64), np.zeros(1, np.float32),
+        ...                    np.ones(1, bool), np.zeros(1, bool), np.array([executed]),
+        ...                    np.zeros(1, bool), success, extras={"gave_up": gave_up})
+        >>> failure_causes([ep(False, True), ep(False, False), ep(False, True, True), ep(True, True)])
+        {'gave up': 1, 'executed a wrong action': 1, 'other': 1}
+    """
+    counts = dict.fromkeys(FAILURE_CAUSES, 0)
+    for episode in episodes:
+        if episode.success:
+            continue
+        if episode.extras.get("gave_up", False):
+            counts["gave up"] += 1
+        elif bool(np.any(episode.executable & ~episode.expert)):
+            counts["executed a wrong action"] += 1
+        else:
+            counts["other"] += 1
+    return counts
 
 
 def _stack(observations: list[dict[str, Any]]) -> dict[str, Any]:
@@ -251,6 +295,7 @@ def collect_dataset(
         "collect_config": asdict(config),
         "collector": asdict(config.collector()),
         "collect_seconds": round(elapsed, 3),
+        "failure_causes": failure_causes(episodes),
         "reward_source": "success flag",
     }
     env.close()
@@ -264,4 +309,10 @@ def collect_dataset(
     )
 
 
-__all__ = ["collect_dataset", "collect_episode", "episode_seeds"]
+__all__ = [
+    "FAILURE_CAUSES",
+    "collect_dataset",
+    "collect_episode",
+    "episode_seeds",
+    "failure_causes",
+]

@@ -24,9 +24,10 @@ class DataCollect:
     overwrite: bool = False
     """Replace a data set that an earlier data collect wrote to OUT."""
     variant: str | None = None
-    """A named Household-v1 data-set variant (coren, navigate, noisy, stitch, stitch-siblings;
-    rewardgym.envs.trajectories.variants): its collector settings replace the options above,
-    except --episodes, --seed and --env-kwargs."""
+    """A named data-set variant of --env (Household-v1: coren, navigate, noisy, stitch,
+    stitch-siblings; VirtualHome-v0: coren, executed; rewardgym.envs.trajectories.variants):
+    its collector settings replace the options above, except --episodes, --seed and
+    --env-kwargs."""
 
     def run(self) -> None:
         """Collect, save and print where the data set went.
@@ -38,7 +39,7 @@ class DataCollect:
         from rich.console import Console
         from rich.progress import Progress
 
-        from rewardgym.envs.trajectories.collect import collect_dataset
+        from rewardgym.envs.trajectories.collect import collect_dataset, failure_causes
         from rewardgym.envs.trajectories.layout import DATASET_KIND
         from rewardgym.errors import UserError
         from rewardgym.outputs import atomic_output, prepare_output
@@ -50,6 +51,7 @@ class DataCollect:
             try:
                 config = variant_config(
                     self.variant,
+                    env=config.env,
                     episodes=config.episodes,
                     seed=config.seed,
                     env_kwargs=config.env_kwargs,
@@ -73,10 +75,11 @@ class DataCollect:
                 data.info["variant"] = self.variant
             data.write_into(tmp, minari=self.minari)
         total = time.perf_counter() - start
+        causes = ", ".join(f"{n:,} {cause}" for cause, n in failure_causes(data).items())
         console.print(
             f"collected {len(data):,} episodes / {data.n_steps:,} steps of {config.env} in "
-            f"{collected:.1f} s; success rate {data.success_rate:.3f}; saved to {out} in "
-            f"{total - collected:.1f} s (total {total:.1f} s)"
+            f"{collected:.1f} s; success rate {data.success_rate:.3f} (failures: {causes}); "
+            f"saved to {out} in {total - collected:.1f} s (total {total:.1f} s)"
         )
         console.print(
             f"load with TrajectoryDataset.from_dir({str(out)!r})"

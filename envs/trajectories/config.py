@@ -33,6 +33,8 @@ class Collector:
     """Share of episodes that show the sibling task's script (``expert="script"`` only)."""
     give_up: float = 0.0
     """Share of episodes whose demonstrator gives up (``expert="script"`` only)."""
+    random_actions: str = "mixed"
+    """Where random actions come from (:data:`RANDOM_ACTION_MODES`; ``CollectConfig.random_actions``)."""
     experts: tuple[str, ...] = ("replan",)
     """The expert modes the env offers (``script`` needs ``expert_script()``)."""
 
@@ -48,17 +50,25 @@ DEFAULT_COLLECTORS: dict[str, Collector] = {
     HOUSEHOLD_V0_ID: _TURN_ONE,
     **{babyai_text_id(level): _TURN_ONE for level in BABYAI_TEXT_LEVELS},
     VIRTUALHOME_ID: Collector(
-        expert="script", noise=0.2, sibling_fraction=0.0, give_up=0.8, experts=("script",)
+        expert="script",
+        noise=0.4,
+        sibling_fraction=0.0,
+        give_up=0.3,
+        random_actions="executable",
+        experts=("script",),
     ),
 }
 """Each collectable env id's default collector. Household-v1: COREN's (fixed scripts, 15% noise,
 half sibling demonstrations; ``bench embodied`` and ``docs/embodied.md``); Household-v0 and
 BabyAI: the replanning expert at 60% noise, as ``rewardgym data collect --env
 rewardgym/Household-v0`` collected when its figures were made. VirtualHome-v0: each training
-program's own script with random actions inserted at 20% of the steps after the first (COREN's
-recipe), and 80% of the demonstrators giving up part way (``docs/embodied.md``: without them
-the simulator's refusal of most random actions leaves 94% of the episodes successes; with them
-about a fifth succeed, as in Household-v1's data, and the failures hold most expert steps)."""
+program's own script with a random action the simulator accepts at that state inserted at 40%
+of the steps after the first, and 30% of the demonstrators giving up part way, so that failures
+come from executed wrong actions as well as from give-ups (``docs/embodied.md``: on 200
+episodes 46.5% succeed, 60 failures executed a wrong action and 47 gave up). COREN's recipe
+(random actions from the whole action space, which the simulator mostly refuses, at 20% of the
+steps, and 80% giving up: 431 of 435 failures were give-ups) is the ``coren`` variant
+(``rewardgym.envs.trajectories.variants``)."""
 
 ENV_ALIASES: dict[str, str] = {
     "household": HOUSEHOLD_ID,
@@ -102,12 +112,13 @@ class CollectConfig:
     noise: Annotated[float, PROBABILITY] | None = None
     """Probability of a random action at each step after the first (inserted before the
     script's next action, or replacing the replanning expert's); None: the env's default
-    (0.15 for Household-v1, 0.6 for Household-v0 and BabyAI)."""
-    random_actions: str = "mixed"
+    (0.15 for Household-v1, 0.4 for VirtualHome-v0, 0.6 for Household-v0 and BabyAI)."""
+    random_actions: str | None = None
     """Where random actions come from: "executable" (actions the simulator would execute now, if
     the env can list them), "uniform" (the whole action space, so mostly impossible actions in
     Household) or "mixed" (each of the two with probability 1/2, so the data holds both
-    plausible detours and non-executable actions)."""
+    plausible detours and non-executable actions); None: the env's default ("executable" for
+    VirtualHome-v0, else "mixed")."""
     expert: str | None = None
     """"script": follow the expert's fixed script and never replan (COREN); "replan": ask the
     env's replanning expert_action() at every step (Household-v0's collector; BabyAI);
@@ -119,7 +130,8 @@ class CollectConfig:
     """Keyword arguments for gym.make (for Household: layout, max_steps, tasks); every number
     must be finite, and a list is written as JSON (tasks '[3, 7]')."""
     allow_held_out: bool = False
-    """Allow collecting with held-out instructions (never do this for training data)."""
+    """Allow collecting with held-out instructions, or VirtualHome programs split by another
+    split_seed (never do this for training data: evaluation holds out split_seed 0's programs)."""
     recover: Annotated[float, PROBABILITY] = 0.0
     """Probability that the script expert replans after a perturbation (expert "script" only):
     the searcher's script from the state the random action left, knowing what was seen; 0 (the
@@ -128,7 +140,7 @@ class CollectConfig:
     """Share of episodes whose demonstrator gives up (expert "script" only): after a number of
     expert steps drawn uniformly below its script's length it takes wander random actions
     and the episode ends there, so failures go wrong at varied points and late steps of the task
-    are in them as often as early ones; None: the env's default (0.8 for VirtualHome-v0, else
+    are in them as often as early ones; None: the env's default (0.3 for VirtualHome-v0, else
     0, never giving up)."""
     wander: Annotated[int, NON_NEGATIVE] = 3
     """Random actions a demonstrator that gave up takes before its episode ends."""
@@ -145,7 +157,7 @@ class CollectConfig:
             raise ValueError(f"CollectConfig.episodes={self.episodes!r}: must be an integer")
         object.__setattr__(self, "env_kwargs", _parsed_lists(self.env_kwargs))
         check_fields(self)
-        if self.random_actions not in RANDOM_ACTION_MODES:
+        if self.random_actions is not None and self.random_actions not in RANDOM_ACTION_MODES:
             raise ValueError(
                 f"random_actions must be one of {RANDOM_ACTION_MODES}, got {self.random_actions!r}"
             )
@@ -176,13 +188,21 @@ class CollectConfig:
                     "training data; collect with the 'train' split (or set allow_held_out=True "
                     "for an evaluation set)"
                 )
+        split_seed = self.env_kwargs.get("split_seed", 0)
+        if split_seed != 0 and not self.allow_held_out:
+            raise ValueError(
+                f"env_kwargs split_seed={split_seed!r} would put another split's held-out "
+                "programs into training data: evaluation always holds out split_seed 0's "
+                "validation and test programs, so collect training data with split_seed 0 "
+                "(leave it out), or set allow_held_out=True for an evaluation set"
+            )
 
     def collector(self) -> Collector:
         """The expert, noise and sibling share this run uses: the fields set, the env's defaults for the rest.
 
         Example:
             >>> CollectConfig(env="rewardgym/Household-v0").collector()
-            Collector(expert='replan', noise=0.6, sibling_fraction=0.0, give_up=0.0, experts=('replan',))
+            Collector(expert='replan', noise=0.6, sibling_fraction=0.0, give_up=0.0, random_actions='mixed', experts=('replan',))
         """
         default = DEFAULT_COLLECTORS[self.env]
         expert = self.expert if self.expert is not None else default.expert
@@ -194,6 +214,7 @@ class CollectConfig:
             if self.sibling_fraction is not None
             else siblings,
             give_up=self.give_up if self.give_up is not None else default.give_up,
+            random_actions=self.random_actions or default.random_actions,
             experts=default.experts,
         )
 
@@ -205,6 +226,11 @@ def _parsed_lists(kwargs: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and value.lstrip().startswith("["):
             try:
                 items = json.loads(value)
+            except RecursionError:
+                raise ValueError(
+                    f"CollectConfig.env_kwargs[{key!r}] is a list nested too deep to read: a "
+                    "list holds task ids or names, e.g. '[3, 7]'"
+                ) from None
             except ValueError as err:
                 raise ValueError(
                     f"CollectConfig.env_kwargs[{key!r}]={value!r} is not a JSON list ({err}): "

@@ -30,6 +30,10 @@ variant               question
                       this task's instruction (plausible, and wrong where the tasks part ways)
 ====================  ======================================================================
 
+VirtualHome-v0 has two (:data:`VIRTUALHOME_VARIANTS`, ``--env virtualhome --variant NAME``):
+``coren``, COREN's recipe as first run here (uniform random actions, mostly refused, and
+give-ups), and ``executed``, its default (random actions the simulator accepts).
+
 The suite's default (:data:`SUITE_VARIANT`) is ``stitch-siblings``: the success flag is scarce
 (at most 10% of episodes), the skill is in the failures, and the sibling scripts make copying
 the data (BC) go wrong where a reward that rates each step can tell (measured on validation in
@@ -45,7 +49,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rewardgym.envs.trajectories.config import CollectConfig
+from rewardgym.envs import HOUSEHOLD_ID, VIRTUALHOME_ID
+from rewardgym.envs.trajectories.config import ENV_ALIASES, CollectConfig
 
 if TYPE_CHECKING:
     from rewardgym.envs.trajectories.dataset import TrajectoryDataset
@@ -64,22 +69,41 @@ DATASET_VARIANTS: dict[str, CollectConfig] = {
 """Every named Household-v1 variant (8,000 episodes, COREN's size; pick another with
 ``variant_config(name, episodes=...)``)."""
 
+VIRTUALHOME_VARIANTS: dict[str, CollectConfig] = {
+    "coren": CollectConfig(env=VIRTUALHOME_ID, noise=0.2, random_actions="uniform", give_up=0.8),
+    "executed": CollectConfig(env=VIRTUALHOME_ID),
+}
+"""Every named VirtualHome-v0 variant. ``coren``: COREN's recipe as this library first ran it
+(random actions from the whole action space at 20% of the steps, which the simulator mostly
+refuses, and 80% of the demonstrators giving up, so nearly every failure is a give-up);
+``executed``: the env's default collector (random actions the simulator accepts at that state
+at 40% of the steps, 30% giving up, so executed wrong actions cause about half the failures)."""
+
 SUITE_VARIANT = "stitch-siblings"
 """The variant ``bench embodied`` trains on by default."""
 
 
-def variant_config(name: str, **changes: Any) -> CollectConfig:
-    """The variant called ``name``, with ``changes`` (e.g. ``episodes``, ``seed``) applied.
+def variant_config(name: str, env: str = HOUSEHOLD_ID, **changes: Any) -> CollectConfig:
+    """The variant of ``env`` called ``name``, with ``changes`` (e.g. ``episodes``, ``seed``) applied.
 
     Example:
         >>> variant_config("stitch", episodes=100).give_up
         0.95
+        >>> variant_config("coren", env="virtualhome").random_actions
+        'uniform'
     """
-    if name not in DATASET_VARIANTS:
+    env = ENV_ALIASES.get(env, env)
+    tables = {HOUSEHOLD_ID: DATASET_VARIANTS, VIRTUALHOME_ID: VIRTUALHOME_VARIANTS}
+    if env not in tables:
         raise ValueError(
-            f"unknown data-set variant {name!r}: use one of {', '.join(DATASET_VARIANTS)}"
+            f"{env} has no named data-set variants: they exist for {', '.join(tables)}"
         )
-    return dataclasses.replace(DATASET_VARIANTS[name], **changes)
+    table = tables[env]
+    if name not in table:
+        raise ValueError(
+            f"unknown data-set variant {name!r} of {env}: use one of {', '.join(table)}"
+        )
+    return dataclasses.replace(table[name], **changes)
 
 
 def stitchable_segments(
@@ -179,6 +203,7 @@ __all__ = [
     "DATASET_VARIANTS",
     "STITCH_MIN_STEPS",
     "SUITE_VARIANT",
+    "VIRTUALHOME_VARIANTS",
     "episode_on_plan",
     "segment_statistics",
     "stitchable_segments",

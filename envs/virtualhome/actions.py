@@ -2,11 +2,12 @@
 
 ``"full"``: every (verb, classes) pair that occurs in a usable program (453 over the 337).
 ``"coren"``: COREN's 8 behaviours (find, grab, open, close, sit, put, put in, switch on), with
-WALK and RUN read as FIND; a program's other steps are left out of its expert script, and the
-programs with an action goal that only a left-out verb meets are dropped (189 programs in 16
-task categories, 184 actions; a program whose goal needs a left-out step's effect, e.g. a
-plug put in, then fails under its own script: ``benchmarks/embodied/virtualhome_replay.py``
-counts them). The agent names a class, never an instance:
+WALK and RUN read as FIND, and STANDUP (:data:`CAN_STAND_UP`: without it SIT is a dead end and
+the 5 programs that start seated cannot be solved); a program's other steps are left out of its
+expert script, and the programs with an action goal that only a left-out verb meets are dropped
+(189 programs in 16 task categories, 185 actions; a program whose goal needs a left-out step's
+effect, e.g. lying on the sofa or a plug put in, then fails under its own script: 162 of the
+189 replay to success, ``benchmarks/embodied/virtualhome_replay.py`` counts them). The agent names a class, never an instance:
 :mod:`rewardgym.envs.virtualhome.resolver` picks one.
 """
 
@@ -31,6 +32,9 @@ COREN_VERBS: tuple[str, ...] = (
     "SWITCHON",
 )
 """COREN's 8 behaviours as the simulator's verbs (put = PUTBACK, put in = PUTIN)."""
+CAN_STAND_UP: tuple[str, ...] = (*COREN_VERBS, "STANDUP")
+"""The verbs of the ``"coren"`` action set: COREN's 8 and STANDUP, without which a program
+that starts seated (5 of them) or an agent that sat down could never move again."""
 READ_AS_FIND: frozenset[str] = frozenset({"WALK", "RUN"})
 
 
@@ -52,7 +56,7 @@ def action_of(step: Step, action_set: str) -> Action | None:
     verb = step.verb
     if action_set == "coren":
         verb = "FIND" if verb in READ_AS_FIND else verb
-        if verb not in COREN_VERBS:
+        if verb not in CAN_STAND_UP:
             return None
     return Action(verb, tuple(name for name, _ in step.arguments))
 
@@ -60,7 +64,7 @@ def action_of(step: Step, action_set: str) -> Action | None:
 def _kept(program: Program, action_set: str) -> bool:
     if action_set == "full":
         return True
-    return all(set(c.verbs) & set(COREN_VERBS) for c in program.goal if isinstance(c, ActionGoal))
+    return all(set(c.verbs) & set(CAN_STAND_UP) for c in program.goal if isinstance(c, ActionGoal))
 
 
 def kept_steps(program: Program, action_set: str) -> tuple[Step, ...]:
@@ -100,6 +104,7 @@ def script_actions(program: Program, action_set: str) -> list[int]:
 
 __all__ = [
     "ACTION_SETS",
+    "CAN_STAND_UP",
     "COREN_VERBS",
     "Action",
     "action_of",

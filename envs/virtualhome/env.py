@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -83,8 +84,8 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
 
     ## Action
     ``Discrete(n)`` over (verb, classes) pairs (``action_names``): ``action_set="full"``
-    has every pair the programs use (453), ``"coren"`` COREN's 8 behaviours (184 actions,
-    189 programs; WALK and RUN read as FIND). The agent names classes; the first instances
+    has every pair the programs use (453), ``"coren"`` COREN's 8 behaviours and STANDUP
+    (185 actions, 189 programs; WALK and RUN read as FIND). The agent names classes; the first instances
     the simulator accepts are acted on, those in the agent's room first. An action the
     simulator refuses changes nothing and sets ``info["executable"] = False`` and
     ``info["reason"]`` (the simulator's words, e.g. "<mug> (1000) is not close to agent").
@@ -130,9 +131,15 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         ):
             if value not in allowed:
                 raise ValueError(f"VirtualHomeEnv.{name}={brief(value)}: use one of {allowed}")
-        if max_steps is not None:
-            check_number(max_steps, "VirtualHomeEnv.max_steps", AT_LEAST_1)
-        check_number(split_seed, "VirtualHomeEnv.split_seed", SEED)
+        for name, number, bound in (
+            ("max_steps", max_steps, AT_LEAST_1),
+            ("split_seed", split_seed, SEED),
+        ):
+            if number is None:
+                continue
+            check_number(number, f"VirtualHomeEnv.{name}", bound)
+            if not isinstance(number, numbers.Integral):
+                raise ValueError(f"VirtualHomeEnv.{name}={number!r}: must be a whole number")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
         self.render_mode = render_mode
@@ -261,6 +268,28 @@ class VirtualHomeEnv(gym.Env[dict[str, Any], int]):
         truncated = not terminated and self.steps >= self.max_steps
         self._gate.close_if(terminated=terminated, truncated=truncated)
         return self._observe(), 1.0 if terminated else 0.0, terminated, truncated, info
+
+    def _accepts(self, act: int) -> bool:
+        """Whether the simulator would execute action ``act`` now (the state is left as is)."""
+        chosen = self.actions[act]
+        used = frozenset(self._used.get(chosen.verb, ()))
+        following, _, _ = resolve_and_execute(
+            self.state, self.scene, chosen.verb, chosen.classes, used
+        )
+        return following is not None
+
+    def executable_actions(self) -> list[int]:
+        """Every action the simulator would execute now (about 0.2 s: each one is tried)."""
+        return [act for act in range(len(self.actions)) if self._accepts(act)]
+
+    def random_executable_action(self, rng: np.random.Generator) -> int | None:
+        """One action drawn uniformly from :meth:`executable_actions`, trying them in random order.
+
+        The first accepted action of a random permutation is uniform over the accepted ones,
+        and it is found after a few tries (about 1 in 5 actions is executable), not all 453.
+        ``None``: the simulator accepts none.
+        """
+        return next((int(a) for a in rng.permutation(len(self.actions)) if self._accepts(a)), None)
 
     def _observe(self) -> dict[str, Any]:
         view = perceive(self.state, self.scene, self._members, self._moved)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from rewardgym.benchmarks.provenance import command_line, run_provenance
+from rewardgym.benchmarks.provenance import command_line, page_command, run_provenance
 from rewardgym.benchmarks.record_results import PAGE_MARK, record
 from rewardgym.outputs import mark_output
 
@@ -108,3 +109,17 @@ def test_command_line_reads_like_the_user_typed_it() -> None:
     assert command_line([str(script), "--preset", "tiny"]) == (
         "python -m rewardgym.benchmarks.shop.suite --preset tiny"
     )
+
+
+def test_no_recorded_page_shows_the_recording_machine_s_folders() -> None:
+    """Every command of docs/results names its run folders as runs/NAME, never an absolute path."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "results"
+    facts = sorted(docs.glob("*/facts.json"))
+    assert len(facts) > 20
+    for path in facts:
+        command = str(json.loads(path.read_text(encoding="utf-8")).get("command", ""))
+        assert "/work/" not in command and "/tmp/" not in command, path
+    absolute = re.compile(r"--(out|sweep|dataset|agent)[ =]/")
+    for page in [*docs.glob("*.md"), docs.parent / "embodied.md"]:
+        assert not absolute.search(page.read_text(encoding="utf-8")), page
+    assert page_command("x --out /a/runs/b") == "x --out runs/b"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 from rewardgym.benchmarks.record_results import (
     PAGE_MARK,
@@ -164,3 +166,42 @@ def test_a_superseded_page_or_a_taken_name_is_never_superseded_again(
     (docs / "shop-nocommit" / "facts.json").write_text(json.dumps({"commit": "not recorded"}))
     err = _refused(capsys, "--supersede", "shop-nocommit", "--because", "x", "--docs", str(docs))
     assert "records no commit ('not recorded')" in err
+
+
+@pytest.mark.parametrize("damage", ["latin-1 page", "fifo in folder"])
+def test_a_page_that_cannot_be_copied_is_refused_and_changes_nothing(
+    damage: str, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if damage == "latin-1 page":
+        page = docs / "shop-tiny.md"
+        page.write_bytes(page.read_bytes() + "caf\xe9\n".encode("latin-1"))
+        words = "is not UTF-8 text"
+    else:
+        os.mkfifo(docs / "shop-tiny" / "pipe")
+        words = "shop-tiny/pipe is no plain file, folder or link"
+    before = _tree(docs.parent)
+    err = _refused(capsys, "--supersede", "shop-tiny", "--because", WHY, "--docs", str(docs))
+    assert words in err and "Traceback" not in err
+    assert _tree(docs.parent) == before
+
+
+def test_a_link_written_in_because_stays_text(docs: Path) -> None:
+    because = "[x](javascript:alert(1)) and ![y](javascript:alert(2))"
+    kept = supersede_page(docs, "shop-tiny", because)
+    viewer = MarkdownIt("commonmark").enable("table")
+    viewer.validateLink = lambda url: True  # a viewer that follows any scheme
+    for page in (kept, docs / "README.md"):
+        html = viewer.render(page.read_text())
+        assert "javascript:" in html and 'href="javascript' not in html, html
+        assert 'src="javascript' not in html
+
+
+def test_a_page_shows_an_absolute_out_folder_under_runs(tmp_path: Path) -> None:
+    run = _run(tmp_path / "abs", "138913dae12a", "41.6")
+    results = json.loads((run / "results.json").read_text())
+    results["meta"]["command"] = f"rewardgym bench shop --preset tiny --out {run}"
+    (run / "results.json").write_text(json.dumps(results))
+    page = record(run, tmp_path / "results").read_text()
+    assert "| command | `rewardgym bench shop --preset tiny --out runs/abs` |" in page
+    assert str(tmp_path) not in page
+    assert str(tmp_path) not in (tmp_path / "results" / "README.md").read_text()

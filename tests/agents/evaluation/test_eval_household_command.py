@@ -113,3 +113,8 @@ def test_eval_scores_a_virtualhome_agent_on_its_held_out_programs(
         main([*base, "--splits", "shifted-fine"])
     assert stop.value.code == 2
     assert "VirtualHome-v0 has ('validation', 'fine', 'abstract')" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # one program is one episode: no repeats
+        main([*base, "--episodes-per-instruction", "4", "--out", str(tmp_path / "e4")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "episodes_per_instruction=4" in err and "use 1" in err
+    assert not (tmp_path / "e4").exists()

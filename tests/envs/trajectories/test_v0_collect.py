@@ -42,6 +42,7 @@ def test_the_documented_v0_command_collects_with_v0s_collector(tmp_path: Path) -
         "noise": 0.6,
         "sibling_fraction": 0.0,
         "give_up": 0.0,
+        "random_actions": "mixed",
         "experts": ["replan"],
     }
     assert [[int(a) for a in ep.actions] for ep in data] == TURN_ONE_ACTIONS

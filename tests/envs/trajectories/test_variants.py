@@ -13,6 +13,7 @@ from rewardgym.envs.trajectories.commands import DataCollect
 from rewardgym.envs.trajectories.variants import (
     DATASET_VARIANTS,
     SUITE_VARIANT,
+    VIRTUALHOME_VARIANTS,
     segment_statistics,
     stitchable_segments,
     variant_config,
@@ -87,6 +88,10 @@ def test_every_variant_loads_by_name_and_unknown_names_list_the_choices() -> Non
         assert variant_config(name, episodes=5).episodes == 5
     with pytest.raises(ValueError, match="stitch"):
         variant_config("stich")
+    for name in VIRTUALHOME_VARIANTS:  # each env has its own; another env has none
+        assert variant_config(name, env="virtualhome").env == "rewardgym/VirtualHome-v0"
+    with pytest.raises(ValueError, match="Household-v0 has no named data-set variants"):
+        variant_config("coren", env="rewardgym/Household-v0")
 
 
 def test_the_suite_variant_has_few_successes_and_skill_in_its_failures() -> None:

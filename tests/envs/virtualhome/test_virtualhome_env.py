@@ -12,7 +12,12 @@ import pytest
 import rewardgym  # noqa: F401  (registers the envs)
 from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.virtualhome import simulator
-from rewardgym.envs.virtualhome.actions import COREN_VERBS, action_table, usable_programs
+from rewardgym.envs.virtualhome.actions import (
+    CAN_STAND_UP,
+    COREN_VERBS,
+    action_table,
+    usable_programs,
+)
 from rewardgym.envs.virtualhome.programs import all_programs, split_programs, task_names
 from rewardgym.envs.virtualhome.resolver import SceneIndex, resolve_and_execute
 from rewardgym.errors import SimulatorPackageMissing
@@ -120,7 +125,7 @@ def test_instruction_kinds_options_and_the_coren_action_set() -> None:
     with pytest.raises(ValueError, match="not a program of this env"):
         abstract.reset(options={"program": split_programs("test")[0]})
     coren = gym.make(VIRTUALHOME_ID, split="all", action_set="coren").unwrapped
-    assert {a.verb for a in action_table("coren")} <= set(COREN_VERBS)
+    assert {a.verb for a in action_table("coren")} == set(CAN_STAND_UP)
     assert len(coren.programs) == len(usable_programs(all_programs(), "coren")) == 189
     info = _replay(coren, "27_2")
     assert info["success"]
@@ -137,3 +142,26 @@ def test_judges_read_the_goal_objects_and_the_names_behind_the_fields(env: gym.E
     assert "washing_machine" in names.openable
     visible = [names.objects[i] for i in np.flatnonzero(obs["visible"])]
     assert reference_answer(env.goal_objects(), visible) == "none"  # the agent starts elsewhere
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("max_steps", 2.5), ("max_steps", 3.0), ("split_seed", 1.5), ("max_steps", True)],
+)
+def test_a_count_or_seed_that_is_no_whole_number_is_refused(keyword: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f"VirtualHomeEnv.{keyword}={value!r}: must be"):
+        gym.make(VIRTUALHOME_ID, **{keyword: value})
+    assert gym.make(VIRTUALHOME_ID, **{keyword: 2}).unwrapped is not None
+
+
+def test_the_coren_set_can_stand_up_so_seated_starts_and_sitting_are_no_dead_end() -> None:
+    """Issue 47 item 4: 149_1, 180_1 and 180_2 start seated and replay once STANDUP is an action."""
+    assert (*COREN_VERBS, "STANDUP") == CAN_STAND_UP
+    coren = gym.make(VIRTUALHOME_ID, split="all", action_set="coren").unwrapped
+    for program in ("149_1", "180_1", "180_2"):
+        assert _replay(coren, program)["success"], program
+        assert coren.action_names[coren.expert_script()[0]] == "[STANDUP]", program
+    coren.reset(options={"program": "125_2"})
+    for name in ("[FIND] <couch>", "[SIT] <couch>", "[STANDUP]", "[FIND] <light>"):
+        info = coren.step(coren.action_names.index(name))[4]
+        assert info["executable"], (name, info["reason"])
