@@ -629,15 +629,16 @@ def _page_text(page: Path, folder: Path) -> str:
         ) from None
 
 
-def _plots(run: Path) -> list[str]:
-    """The run's ``*.png`` plots, each a plain file with a plain name (anything else refused)."""
+def _plots(run: Path, pattern: str = "*.png") -> list[str]:
+    """The run's ``*.png`` plots (or files matching ``pattern``), each a plain file with a plain
+    name (anything else refused)."""
     plots = []
-    for path in sorted(run.glob("*.png")):
-        plain_name(path.name, f"plot {run / path.name}:")
+    for path in sorted(run.glob(pattern)):
+        plain_name(path.name, f"file {run / path.name}:")
         if path.is_symlink() or not path.is_file():
             raise UserError(
-                f"{path} is not a plain file (a symbolic link?): a run's plots are copied only "
-                "as plain files; replace it by the plot itself"
+                f"{path} is not a plain file (a symbolic link?): a run's files are copied only "
+                "as plain files; replace it by the file itself"
             )
         _refuse_large(path, path.stat().st_size)
         plots.append(path.name)
@@ -721,6 +722,8 @@ def record(
     plain_name(name, "the page name")
     shown = facts(meta, own_suite, preset, tune=stem == "tune")
     plots = _plots(run)
+    # A suite's per-episode results travel with its page, so its intervals can be recomputed.
+    kept = _plots(run, "episodes.parquet")
     docs = absolute(docs) if docs is not None else default_docs()
     if docs.exists() and not docs.is_dir():
         raise NotADirectoryError(f"--docs {docs} is a file; name the folder of the results pages")
@@ -749,7 +752,7 @@ def record(
     _owned_index(docs)
     prepare_output(folder, OUTPUT_KIND, overwrite=overwrite)
     with atomic_output(folder, OUTPUT_KIND, overwrite=overwrite) as tmp:
-        for plot in plots:
+        for plot in plots + kept:
             _copy_plain(run / plot, tmp / plot)
         write_json_atomic(tmp / FACTS, shown)
     write_atomic(page, render_page(shown, tables, plots, name))

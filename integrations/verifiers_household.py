@@ -116,7 +116,7 @@ class VirtualHomeConfig(EpisodesConfig):
     instruction: str = "fine"
     """fine (the human's description) or abstract (the task's title)."""
     action_set: str = "full"
-    """full (every verb and class pair the programs use, 453) or coren (COREN's 8 behaviours, 184)."""
+    """full (every verb and class pair the programs use, 453) or coren (COREN's 8 behaviours and STANDUP, 185)."""
 
     def env_kwargs(self) -> dict[str, Any]:
         """``split``, ``instruction`` and ``action_set``."""

@@ -151,3 +151,31 @@ def test_a_folder_without_episodes_is_refused_in_one_line(
         main([str(tmp_path)])
     assert stop.value.code == 2
     assert "no per-episode results" in capsys.readouterr().err
+
+
+def test_a_recorded_page_keeps_its_episodes_and_reprints_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """record_results carries episodes.parquet onto the page, so the page folder reprints."""
+    import json
+
+    from rewardgym.benchmarks.record_results import record
+    from rewardgym.outputs import mark_output
+
+    config, assignment, results = _run(judge_gain=0.4)
+    run = tmp_path / "run"
+    run.mkdir()
+    mark_output(run, "bench-embodied")
+    meta = {"suite": "embodied", "preset": "quick", "wall_seconds": 1.0}
+    (run / "results.json").write_text(json.dumps({"meta": meta, "rows": []}))
+    (run / "results.md").write_text(_page(config, aggregate(config, assignment, results)))
+    write_episodes(run, config, episode_records(config, assignment, results))
+    docs = tmp_path / "docs"
+    record(run, docs, name="embodied-tiny")
+    assert (docs / "embodied-tiny" / EPISODES_FILE).read_bytes() == (
+        run / EPISODES_FILE
+    ).read_bytes()
+    main([str(run)])
+    from_run = capsys.readouterr().out
+    main([str(docs / "embodied-tiny")])
+    assert capsys.readouterr().out == from_run and from_run.strip()
