@@ -14,8 +14,8 @@ An action (:class:`TextAction`) is the JSON object an OpenEnv client sends: ``{"
 text, which :func:`~rewardgym.integrations.text_env.text_action` parses as local stepping does.
 An observation (:class:`TextObservation`) is the observation's text, the step's reward, ``done``,
 ``truncated`` and the env's public info (:func:`~rewardgym.integrations.text_env.public_info`):
-the logged truth and the formal goal never cross the wire. ``info`` travels in a declared field,
-since openenv drops ``Observation.metadata`` when it serializes a step.
+the logged truth and the formal goal never cross the wire. ``info`` travels in a declared field
+(``Observation.metadata`` stays empty: openenv releases differ in whether they send it).
 
 OpenEnv's HTTP ``/reset`` and ``/step`` build a fresh env per request (they keep no session), so
 an HTTP ``/step`` has no episode: it is refused with 409 and a message pointing at ``/ws``. Bad
@@ -200,7 +200,7 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
         self._state = State(episode_id=episode_id, step_count=0)
         self._running = True
         shown = public_info(self.settings[0], info)
-        return TextObservation(text=observation_text(obs), info=shown, metadata={"info": shown})
+        return TextObservation(text=observation_text(obs), info=shown)
 
     def step(
         self, action: TextAction, timeout_s: float | None = None, **kwargs: Any
@@ -224,7 +224,6 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
             done=bool(terminated or truncated),
             truncated=bool(truncated),
             info=shown,
-            metadata={"reward": float(reward), "info": shown},
         )
 
     @property
