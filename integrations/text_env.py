@@ -1,11 +1,14 @@
 """Any rewardgym env as text in, text out: the shared half of the OpenEnv server and the verifiers tasksets.
 
 A text action is the env's own action when the env takes text (the shopping envs), and for a
-``Discrete`` env either the action's index (``"12"``) or its name from ``action_names``
-(``"grab apple"``, case and surrounding spaces ignored). Anything else is refused with a
-:class:`BadAction` that names the text and says what would be accepted. Observations become
-their ``text`` field (household, BabyAI) or ``context`` (shopping), and ``info`` becomes plain
-JSON (numpy values as numbers and lists, dataclasses as dicts, anything else as its ``str``).
+``Discrete`` env either the action's index in ASCII digits (``"12"``) or its name from
+``action_names`` (``"grab apple"``, case and surrounding spaces ignored). Anything else is
+refused with a :class:`BadAction` that names the text and says what would be accepted.
+Observations become their ``text`` field (household, BabyAI) or ``context`` (shopping), and
+``info`` becomes plain JSON (numpy values as numbers and lists, dataclasses as dicts, anything
+else as its ``str``). What a player outside this process sees of ``info`` is
+:func:`public_info`: the keys :data:`PUBLIC_INFO` documents for its env, never the logged truth
+or the formal goal.
 """
 
 from __future__ import annotations
@@ -13,13 +16,21 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from rewardgym.envs import SHOP_SESSION_ID, SHOP_STORE_ID
+from rewardgym.envs import (
+    HOUSEHOLD_ID,
+    HOUSEHOLD_V0_ID,
+    SHOP_SESSION_ID,
+    SHOP_STORE_ID,
+    TRAJECTORY_REPLAY_ID,
+    VIRTUALHOME_ID,
+)
 from rewardgym.envs.conventions import brief
 from rewardgym.envs.registration import make_registered
 from rewardgym.errors import BadAction, UserError
@@ -34,6 +45,38 @@ SHOP_IDS: tuple[str, ...] = (SHOP_SESSION_ID, SHOP_STORE_ID)
 
 REWARD_NAMES: tuple[str, ...] = (REWARD_PREFIX, *(f"{REWARD_PREFIX}/{name}" for name in REWARDS))
 """Every reward a served or wrapped env can be given by name."""
+
+INDEX = re.compile(r"[0-9]+")
+"""An action index as text: ASCII digits only (``str.isdigit`` also takes '²' and '①', which
+``int`` refuses); more than 18 of them are out of every range (``int`` refuses 4,300+)."""
+
+_EMBODIED = frozenset(
+    {"action_names", "instruction", "action_name", "executable", "reason", "success"}
+)
+_HOUSEHOLD = _EMBODIED | {"reason_code", "failure", "instruction_kind", "room", "max_steps"}
+_SHOP = frozenset(
+    {"session_id", "step", "n_steps", "prediction", "parsed_output", "exact_match", "reward_terms"}
+)
+PUBLIC_INFO: dict[str, frozenset[str]] = {
+    "rewardgym/BabyAI-GoToLocal-Text-v0": _EMBODIED,
+    "rewardgym/BabyAI-PickupLoc-Text-v0": _EMBODIED,
+    "rewardgym/BabyAI-PutNextLocal-Text-v0": _EMBODIED,
+    HOUSEHOLD_V0_ID: _HOUSEHOLD,
+    HOUSEHOLD_ID: _HOUSEHOLD,
+    VIRTUALHOME_ID: _HOUSEHOLD,
+    TRAJECTORY_REPLAY_ID: _EMBODIED | {"t", "episode", "episode_id"},
+    SHOP_SESSION_ID: _SHOP,
+    SHOP_STORE_ID: _SHOP
+    | {"intent_index", "page_type", "cart_size", "applied", "effect", "note", "order_total"},
+}
+"""The ``info`` keys a player may see, per env id: what the env documents for acting (action
+names, the instruction, why an action failed, the step count) and the scoring of the player's own
+reply. Left out, so never sent: the logged human's action and rationale (``truth``,
+``truth_rationale``: copying them back earns full reward), the formal goal and its per-condition
+flags (``goal``, ``goal_flags``, ``cgc``, ``cgc_open``), the program, task and logged expert
+behind an episode (``program``, ``task_id``, ``task_name``, ``logged_action*``, ``expert``,
+``action_matches``, ``instances``). A key not listed is private, so a new one stays off the wire
+until it is documented here."""
 
 
 def make_text_env(env_id: str, reward: str | None = None, **kwargs: Any) -> gym.Env[Any, Any]:
@@ -85,10 +128,9 @@ def text_action(env: gym.Env[Any, Any], text: object) -> Any:
         return text
     n = int(space.n)
     wanted = text.strip()
-    if wanted.isdigit():
-        index = int(wanted)
-        if index < n:
-            return index
+    if INDEX.fullmatch(wanted):
+        if len(wanted) <= 18 and int(wanted) < n:
+            return int(wanted)
         raise BadAction(f"action {brief(text)} is out of range: use an index in 0..{n - 1}")
     names = action_names(env)
     lowered = [name.lower() for name in names]
@@ -99,6 +141,17 @@ def text_action(env: gym.Env[Any, Any], text: object) -> Any:
     raise BadAction(
         f"action {brief(text)} is neither an index in 0..{n - 1} nor an action name ({shown}{more})"
     )
+
+
+def public_info(env_id: str, info: Mapping[str, Any]) -> dict[str, Any]:
+    """``info`` as JSON with only the keys :data:`PUBLIC_INFO` lists for ``env_id`` (none if unlisted).
+
+    Example:
+        >>> public_info("rewardgym/ShopStore-v0", {"step": 0, "truth": {"type": "terminate"}})
+        {'step': 0}
+    """
+    shown = PUBLIC_INFO.get(env_id, frozenset())
+    return json_safe({key: value for key, value in info.items() if key in shown})
 
 
 def observation_text(obs: object) -> str:
@@ -137,6 +190,8 @@ def json_safe(value: Any) -> Any:
 
 
 __all__ = [
+    "INDEX",
+    "PUBLIC_INFO",
     "REWARD_NAMES",
     "SHOP_IDS",
     "BadAction",
@@ -144,5 +199,6 @@ __all__ = [
     "json_safe",
     "make_text_env",
     "observation_text",
+    "public_info",
     "text_action",
 ]

@@ -71,6 +71,17 @@ def test_stale_temps_of_dead_writers_are_cleaned(tmp_path: Path) -> None:
     assert live.exists() and user.exists()
 
 
+@pytest.mark.parametrize("pid", ["²", "①", "٣", "9" * 200, "-1"])
+def test_names_with_no_ascii_pid_are_left_alone(tmp_path: Path, pid: str) -> None:
+    # str.isdigit() takes '²' and '①', which int() refuses; 200 digits overflow os.kill; none of these is a name atomic.py makes, so none is touched.
+    odd = tmp_path / f"{TMP_PREFIX}{pid}-1-x"
+    odd.mkdir()
+    with atomic_path(tmp_path / "out.txt") as tmp:
+        tmp.write_text("written")
+    assert clean_stale_temps(tmp_path) == []
+    assert odd.is_dir() and (tmp_path / "out.txt").read_text() == "written"
+
+
 def test_old_directory_without_replacement_is_restored(tmp_path: Path) -> None:
     # A kill between the two renames of a directory swap leaves only the old copy aside.
     old = tmp_path / f"{OLD_PREFIX}{_dead_pid()}-1-out"

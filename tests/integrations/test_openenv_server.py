@@ -1,9 +1,10 @@
-"""``rewardgym serve`` through openenv-core's own client: sessions match local stepping, free on disconnect, refuse bad input."""
+"""``rewardgym serve`` through openenv's own client: sessions match local stepping, free on disconnect, refuse bad input."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -15,12 +16,14 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
-from openenv.core import GenericEnvClient
+from openenv import GenericEnvClient
 from websockets.exceptions import ConnectionClosed
 
+from rewardgym import __version__
 from rewardgym.errors import UserError
+from rewardgym.integrations.openenv_serve import Serve
 from rewardgym.integrations.openenv_server import build_app, serving_in_thread
-from rewardgym.integrations.text_env import json_safe, make_text_env, observation_text
+from rewardgym.integrations.text_env import make_text_env, observation_text, public_info
 
 CAP = 4096
 """The request size cap of the test servers (bytes)."""
@@ -42,11 +45,13 @@ def local_episode(env_id: str, reward: str | None, seed: int, actions: list[str]
     """What a session should answer: the same episode stepped here, made JSON-safe like the server."""
     env = make_text_env(env_id, reward)
     obs, info = env.reset(seed=seed)
-    out: list[Any] = [(observation_text(obs), None, False, json_safe(info))]
+    out: list[Any] = [(observation_text(obs), None, False, public_info(env_id, info))]
     for text in actions:
         action = text if reward else int(text)
         obs, r, term, trunc, info = env.step(action)
-        out.append((observation_text(obs), float(r), bool(term or trunc), json_safe(info)))
+        out.append(
+            (observation_text(obs), float(r), bool(term or trunc), public_info(env_id, info))
+        )
         if term or trunc:
             break
     return out
@@ -174,12 +179,70 @@ def test_rewards_by_name_are_refused_where_they_cannot_score() -> None:
         make_text_env("rewardgym/ShopSession-v0", "shop-r2")
 
 
-def test_the_serve_command_listens_on_loopback_until_stopped(tmp_path: Any) -> None:
+def test_actions_as_openenv_clients_send_them_equal_text_actions() -> None:
+    # verifiers' openenv taskset sends a household reply "3" as {"action": 3} and a Shop-R1
+    # reply as the reply object itself; both step exactly as the reply's text steps locally.
+    reply = {"rationale": "I look for shoes.", "action": {"type": "click", "name": "search"}}
+    app = build_app("rewardgym/ShopSession-v0", "shop-r1", max_sessions=1)
+    with serving(app, ws_max_size=1_000_000) as url:
+        got = asyncio.run(gather(remote_object_episode(url, 0, [reply, {"action": "oops"}])))[0]
+    want = local_episode("rewardgym/ShopSession-v0", "shop-r1", 0, [json.dumps(reply), "oops"])
+    assert got == want and got[1][1] > 0  # the object scored as the text does
+    app = build_app("rewardgym/Household-v1", max_sessions=1)
+    with serving(app) as url:
+        got = asyncio.run(gather(remote_object_episode(url, 6, [{"action": 3}, {"action": "4"}])))
+    assert got[0] == local_episode("rewardgym/Household-v1", None, 6, ["3", "4"])
+
+
+async def remote_object_episode(url: str, seed: int, actions: list[dict[str, Any]]) -> list[Any]:
+    client, result = await open_session(url, seed)
+    async with client:
+        out: list[Any] = [(result.observation["text"], None, False, result.observation["info"])]
+        for action in actions:
+            result = await client.step(action)
+            obs = result.observation
+            out.append((obs["text"], result.reward, result.done, obs["info"]))
+        return out
+
+
+def test_metadata_names_the_env_its_reward_options_and_version() -> None:
+    kwargs = Serve(env_id="rewardgym/ShopSession-v0", split="test").make_kwargs()
+    app = build_app("rewardgym/ShopSession-v0", "shop-r1/no-dars", env_kwargs=kwargs)
+    with serving(app) as url:
+        meta = httpx.get(f"{url}/metadata", timeout=10).json()
+        info = asyncio.run(gather(remote_episode(url, 0, [])))[0][0][3]
+    assert meta["name"] == "rewardgym/ShopSession-v0" and meta["version"] == __version__
+    assert "shop-r1/no-dars" in meta["description"] and "split='test'" in meta["description"]
+    assert "truncated" in meta["readme_content"] and "exact_match" in meta["readme_content"]
+    test_split = make_text_env("rewardgym/ShopSession-v0", split="test")
+    assert info["session_id"] == test_split.reset(seed=0)[1]["session_id"]  # the test split's
+    assert (
+        info["session_id"]
+        != make_text_env("rewardgym/ShopSession-v0").reset(seed=0)[1]["session_id"]
+    )
+
+
+def test_env_options_are_read_as_data_collect_reads_them() -> None:
+    serve = Serve(
+        env_id="rewardgym/Household-v1", env_kwargs={"tasks": "[3, 7]", "layout": "shifted"}
+    )
+    assert serve.make_kwargs() == {"tasks": [3, 7], "layout": "shifted"}
+    for bad in ("[" * 100_000, "[1, 2", '["a", true]'):
+        with pytest.raises(UserError, match="--env-kwargs tasks"):
+            Serve(env_id="rewardgym/Household-v1", env_kwargs={"tasks": bad}).make_kwargs()
+    with pytest.raises(UserError, match="takes no such option"):
+        build_app("rewardgym/Household-v1", env_kwargs={"split": "test"})
+    with pytest.raises(UserError, match="given twice"):
+        Serve(env_id="rewardgym/ShopSession-v0", split="test", env_kwargs={"split": "train"})
+
+
+def test_the_serve_command_listens_on_loopback_and_logs_no_traceback(tmp_path: Any) -> None:
     with contextlib.closing(socket.socket()) as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
     rewardgym = Path(sys.executable).parent / "rewardgym"
     command = [str(rewardgym), "serve", "rewardgym/Household-v1", "--port", str(port)]
+    command += ["--env-kwargs", "instructions", "fine"]
     log = (tmp_path / "serve.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -193,10 +256,26 @@ def test_the_serve_command_listens_on_loopback_until_stopped(tmp_path: Any) -> N
             time.sleep(0.3)
         url = f"http://127.0.0.1:{port}"
         episode = asyncio.run(gather(remote_episode(url, 9, ["3", "walk to kitchen"])))[0]
-        assert episode == local_episode("rewardgym/Household-v1", None, 9, ["3", "0"])
+        local = make_text_env("rewardgym/Household-v1", instructions="fine")
+        assert episode[0][0] == observation_text(local.reset(seed=9)[0])
         assert episode[2][3]["action_name"] == "walk to kitchen"
+        asyncio.run(asyncio.wait_for(drop_clients(url, 6), 60))
     finally:
         process.terminate()
         process.wait(timeout=20)
         log.close()
-    assert "serving rewardgym/Household-v1" in (tmp_path / "serve.log").read_text()
+    text = (tmp_path / "serve.log").read_text()
+    assert "serving rewardgym/Household-v1" in text
+    assert "Traceback" not in text and "Exception in ASGI" not in text, text[:3000]
+
+
+async def drop_clients(url: str, count: int) -> None:
+    """Clients that drop their sockets mid-episode, and one that sends a non-object message first."""
+    for n in range(count):
+        client, _ = await open_session(url, n)
+        assert client._ws is not None
+        if n == 0:
+            await client._ws.send("[1, 2, 3]")
+            assert "not a list" in str(await client._ws.recv())
+        client._ws.transport.abort()
+        await asyncio.sleep(0.2)

@@ -40,3 +40,13 @@ def test_every_env_steps_from_text(env_id: str) -> None:
             text_action(env, "dance")
     with pytest.raises(BadAction, match="not text"):
         text_action(env, 3)
+
+
+@pytest.mark.parametrize("text", ["²", "①", "٣", "3²", "9" * 4400])
+def test_an_index_is_ascii_digits_only(text: str) -> None:
+    # str.isdigit() takes each of these; int() refuses the first two, reads '٣' as 3, and refuses
+    # 4,300 digits or more: each is a clean refusal, never a ValueError of int().
+    env = make_text_env("rewardgym/Household-v1")
+    with pytest.raises(BadAction, match="out of range" if text[0] == "9" else "neither an index"):
+        text_action(env, text)
+    assert text_action(env, " 007 ") == 7

@@ -1,0 +1,5 @@
+"""The environment's typed client (OpenEnv's layout puts it here): rewardgym's own, re-exported."""
+
+from rewardgym.integrations.openenv_client import RewardgymClient
+
+__all__ = ["RewardgymClient"]

@@ -1,0 +1,1 @@
+"""The environment's server: ``server.app:app``."""
