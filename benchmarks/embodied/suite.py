@@ -288,9 +288,8 @@ def run_bench_embodied(
     from rewardgym.outputs import claim_output
 
     runner = runner or RunnerOptions()
-    root = claim_output(
-        out, OUTPUT_KIND, overwrite=overwrite or runner.resume
-    )  # before d3rlpy's import talks
+    # Claimed before d3rlpy's import talks; --resume takes an earlier run's output again.
+    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite or runner.resume)
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs

@@ -438,7 +438,7 @@ def training_units(suite: Suite, plan: Plan, data: DataArg) -> list[Unit]:
                 root=out,
                 inputs=tuple(inputs),
                 outputs=(run_dir(out, task.seed, task.name),),
-                gpu=config.model is not None,  # the pretrained-model presets train on a GPU
+                gpu=True,  # an LLM trains on a GPU wherever torch finds one
             )
         )
     return units

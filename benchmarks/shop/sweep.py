@@ -508,7 +508,7 @@ def _run_units(
             root=sweep.out,
             inputs=(bases[name],) if config.model is None else (),
             outputs=(sweep.folder(name),),
-            gpu=config.model is not None,
+            gpu=True,  # an LLM trains on a GPU wherever torch finds one
         )
         for name, changes, config in chosen
     ]

@@ -39,7 +39,7 @@ def test_results_land_per_unit_and_resume_skips_them_saying_how_many(tmp_path: P
     first = run_units(_units(log, [1, 2, 3]), RunnerOptions(), tmp_path, quiet=True)
     assert first == {f"v{v}": {"square": v * v} for v in (1, 2, 3)}
     saved = json.loads((unit_store(tmp_path) / "v2.json").read_text())
-    assert saved == {"key": "v2", "result": {"square": 4}}
+    assert saved == {"key": "v2", "signature": saved["signature"], "result": {"square": 4}}
     assert log.read_text().split() == ["1", "2", "3"]
 
     again = run_units(
@@ -52,6 +52,12 @@ def test_results_land_per_unit_and_resume_skips_them_saying_how_many(tmp_path: P
     assert again == {**first, "v4": {"square": 16}}
     assert log.read_text().split() == ["1", "2", "3", "4"]  # only the new unit ran
     assert lines == [f"resume: 3 of 4 units already in {unit_store(tmp_path)}, skipped"]
+
+    changed = [Unit("v1", square, (str(log), 5))]  # same key, other arguments: runs again
+    assert run_units(changed, RunnerOptions(resume=True), tmp_path, quiet=True) == {
+        "v1": {"square": 25}
+    }
+    assert log.read_text().split()[-1] == "5"
 
     run_units(_units(log, [1]), RunnerOptions(), tmp_path, quiet=True)  # no --resume: runs again
     assert log.read_text().split()[-1] == "1"
