@@ -11,9 +11,10 @@ SFT model chooses the evaluation temperature on the validation split; every mode
 test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
 test sessions; the baselines are scored on the same test steps, and on the embedded synthetic
 corpus so are the references ``reference/shopper-argmax`` and ``reference/shopper-resample``
-(:mod:`~rewardgym.agents.baselines.shopper_reference`). With ``train_workers`` above 1 every
-model is trained first, in that many processes of one torch thread each (seeds and GRPO rows
-side by side, each once its start is trained), and evaluated after. Main rows (``method``):
+(:mod:`~rewardgym.agents.baselines.shopper_reference`). With ``train_workers`` above 1 (or
+``--runner ray``, or ``--resume``) every model is trained first as a unit of
+:mod:`~rewardgym.benchmarks.runner`, in that many processes of one torch thread each or as Ray
+tasks (seeds and GRPO rows side by side, each once its start is trained), and evaluated after. Main rows (``method``):
 ``zero-shot``, ``rl-binary``, ``sft``, ``sft+rl-binary``, ``shop-r1`` and the baselines
 ``baseline/frequency``, ``baseline/random``, ``baseline/always-terminate``,
 ``baseline/first-element``; ablations ``shop-r1/no-sft``, ``shop-r1/no-format``,

@@ -140,3 +140,19 @@ def test_folders_travel_to_a_worker_without_the_drivers_disk_and_back(
     (root / "models" / "m").rmdir()
     result, _ = run_shipped(read_and_write, args, str(root), [("data", digest)], ["models/m"])
     assert result == {"data": str(root / "data")}
+
+
+@pytest.mark.parametrize("command", ["bench embodied", "bench shop"])
+def test_every_suites_help_says_how_to_run_on_a_cluster(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rewardgym.cli import main
+
+    monkeypatch.setenv("COLUMNS", "240")
+    with pytest.raises(SystemExit) as stop:
+        main([*command.split(), "--help"])
+    assert stop.value.code in (0, None)
+    text = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    for flag in ("--runner {local,ray}", "--ray.address", "--ray.num-cpus", "--ray.num-gpus"):
+        assert flag in text, f"rewardgym {command} --help lists no {flag}"
+    assert "--resume" in text and "docs/cluster.md" in text and "ray start --head" in text
