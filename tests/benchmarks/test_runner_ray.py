@@ -109,6 +109,35 @@ def test_bench_shop_rows_and_models_equal_local_and_ray(
     ]
 
 
+def test_the_sweeps_candidates_on_ray_score_as_in_spawned_processes(
+    tmp_path: Path, ray_runner: RunnerOptions
+) -> None:
+    from rewardgym.benchmarks.shop.sweep import Config, run_sweep
+
+    toy = "sft.max_examples=16,default_model.tokenizer_sessions=8"  # the sweep test's toy size
+    found = {}
+    for name, runner in (("local", RunnerOptions()), ("ray", ray_runner)):
+        args = Config(
+            preset="tiny",
+            candidates=(),
+            extra=(f"base:{toy}", f"ids:{toy},prompt.element_ids=true"),
+            validation_sessions=2,
+            temperatures=(0.6,),
+            bootstrap_samples=50,
+            workers=2,
+            out=tmp_path / name,
+            runner=runner,
+        )
+        found[name] = run_sweep(args, progress=False)
+    timings = ("train_s", "examples_per_s", "eval_s", "data_and_base_s", "prompts_s")
+    rows = {
+        name: [{k: v for k, v in row.items() if k not in timings} for row in result["rows"]]
+        for name, result in found.items()
+    }
+    assert rows["ray"] == rows["local"] and len(rows["ray"]) == 2
+    assert found["ray"]["lookup"] == found["local"]["lookup"]
+
+
 def dies_once(marks: str, value: int) -> dict[str, Any]:
     """A unit whose worker process dies the first time it runs ``value`` 2."""
     mark = Path(marks) / f"{value}"

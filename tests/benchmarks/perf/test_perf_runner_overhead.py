@@ -42,6 +42,7 @@ def test_shipped_sizes_and_the_table(tmp_path: Path) -> None:
         "local_s": 100.0,
         "ray_s": 105.0,
         "ratio": 1.05,
+        "ratio_with_startup": 1.09,
         "ray_startup_s": 4.0,
         "overhead_per_unit_s": 0.33,
         "shipped_total_mb": 3.2,
@@ -56,5 +57,8 @@ def test_shipped_sizes_and_the_table(tmp_path: Path) -> None:
             },
         }
     )
-    assert "| embodied | quick | 30 | 100.0 | 105.0 | 1.050 | 4.0 | +0.33 | 3.2 (1.10) |" in table
+    assert (
+        "| embodied | quick | 30 | 100.0 | 105.0 | 1.050 | 4.0 | 1.090 | +0.33 | 3.2 (1.10) |"
+        in table
+    )
     assert "## embodied full: 102 units" in table and "| 8 | 0.02 | 0.03 |" in table
