@@ -25,7 +25,7 @@ import tyro
 
 from rewardgym.atomic import remove_tree, write_json_atomic
 from rewardgym.benchmarks.runner_ray import Failure
-from rewardgym.bounds import undefined_as_null
+from rewardgym.bounds import NON_NEGATIVE, POSITIVE, check_fields, undefined_as_null
 from rewardgym.errors import Error
 
 RunnerName = Literal["local", "ray"]
@@ -38,12 +38,16 @@ class RayOptions:
     address: str | None = None
     """Ray cluster to join: unset starts Ray on this machine for the run; auto (the cluster
     `ray start` made here) or HOST:PORT joins a running one."""
-    num_cpus: float = 1.0
+    num_cpus: Annotated[float, POSITIVE] = 1.0
     """CPUs each unit reserves on Ray (a unit trains on one torch thread)."""
-    num_gpus: float = 0.0
+    num_gpus: Annotated[float, NON_NEGATIVE] = 0.0
     """GPUs each unit that trains an LLM reserves (bench shop's SFT and GRPO models, the
     sweep's candidates; embodied agents train on CPUs and never ask). Ray then places those
     units on nodes that have a GPU; 0: every unit on CPUs."""
+
+    def __post_init__(self) -> None:
+        """Refuse a unit's resources outside their range before any work."""
+        check_fields(self)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,11 @@ class RunnerOptions:
     resume: bool = False
     """Take an earlier run's --out again and skip every unit whose result is already in
     OUT/units (a killed run loses only the units it had in flight)."""
+
+    def __post_init__(self) -> None:
+        """Refuse Ray's settings without ``--runner ray``: they would be ignored silently."""
+        if self.runner != "ray" and self.ray != RayOptions():
+            raise ValueError("--ray.address, --ray.num-cpus and --ray.num-gpus need --runner ray")
 
 
 RunnerArg = Annotated[RunnerOptions, tyro.conf.arg(name="")]

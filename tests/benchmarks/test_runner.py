@@ -156,3 +156,35 @@ def test_every_suites_help_says_how_to_run_on_a_cluster(
     for flag in ("--runner {local,ray}", "--ray.address", "--ray.num-cpus", "--ray.num-gpus"):
         assert flag in text, f"rewardgym {command} --help lists no {flag}"
     assert "--resume" in text and "docs/cluster.md" in text and "ray start --head" in text
+
+
+def test_the_runner_options_parse_from_a_suites_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rewardgym.benchmarks.runner import RayOptions
+    from rewardgym.cli import build, main
+
+    words = ["--runner", "ray", "--ray.address", "auto", "--ray.num-gpus", "1", "--resume"]
+    command = build(["bench", "shop", "--preset", "tiny", *words])
+    assert command.runner == RunnerOptions("ray", RayOptions("auto", 1.0, 1.0), resume=True)
+    assert build(["bench", "embodied"]).runner == RunnerOptions()  # local, as make demo runs
+    refused = {
+        "--ray.address, --ray.num-cpus and --ray.num-gpus need --runner ray": [
+            "bench",
+            "embodied",
+            "--ray.address",
+            "auto",  # alone it would be ignored
+        ],
+        "RayOptions.num_cpus=0.0: must be > 0": [
+            "bench",
+            "shop",
+            "--runner",
+            "ray",
+            "--ray.num-cpus",
+            "0",
+        ],
+    }
+    for message, argv in refused.items():
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2 and message in capsys.readouterr().err
