@@ -18,8 +18,11 @@ def ray_cluster() -> Iterator[str]:
     ray = pytest.importorskip("ray", reason="rewardgym[ray] is not installed")
     from ray.cluster_utils import Cluster
 
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-    cluster.add_node(num_cpus=1)
+    store = 128 * 1024**2  # the tests' folders are kilobytes: keep shared memory small
+    cluster = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": store}
+    )
+    cluster.add_node(num_cpus=1, object_store_memory=store)
     ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False)
     try:
         yield cluster.address
