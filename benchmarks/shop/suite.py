@@ -11,9 +11,10 @@ SFT model chooses the evaluation temperature on the validation split; every mode
 test sessions never seen in training, under both protocols, with 95% bootstrap intervals over
 test sessions; the baselines are scored on the same test steps, and on the embedded synthetic
 corpus so are the references ``reference/shopper-argmax`` and ``reference/shopper-resample``
-(:mod:`~rewardgym.agents.baselines.shopper_reference`). With ``train_workers`` above 1 every
-model is trained first, in that many processes of one torch thread each (seeds and GRPO rows
-side by side, each once its start is trained), and evaluated after. Main rows (``method``):
+(:mod:`~rewardgym.agents.baselines.shopper_reference`). With ``train_workers`` above 1 (or
+``--runner ray``, or ``--resume``) every model is trained first as a unit of
+:mod:`~rewardgym.benchmarks.runner`, in that many processes of one torch thread each or as Ray
+tasks (seeds and GRPO rows side by side, each once its start is trained), and evaluated after. Main rows (``method``):
 ``zero-shot``, ``rl-binary``, ``sft``, ``sft+rl-binary``, ``shop-r1`` and the baselines
 ``baseline/frequency``, ``baseline/random``, ``baseline/always-terminate``,
 ``baseline/first-element``; ablations ``shop-r1/no-sft``, ``shop-r1/no-format``,
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,13 +47,13 @@ from rewardgym.agents.llm.config import Decoding, ModelKind
 from rewardgym.agents.llm.dataset import DataArg, StepRow, sample_rows, to_dataset
 from rewardgym.agents.llm.rewards import WrapperFactory
 from rewardgym.atomic import write_json_atomic
+from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions, Unit, run_units
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData, prompt_coverage
 from rewardgym.benchmarks.shop.plan import (
     BASE,
     Method,
     Plan,
-    TaskKey,
     TrainingTask,
     methods,
     model_dir,
@@ -395,34 +396,62 @@ def _run_rows(suite: Suite, plan: Plan) -> None:
             suite.evaluate(trained[scoring.model], scoring.row, seed)
 
 
-_WORKER: list[Suite] = []
-"""The suite of a training worker process (built once, so its prompt rows are read once)."""
+_WORKER: dict[str, Suite] = {}
+"""The suite of a training worker process, per run (built once, so its prompt rows are read once)."""
 
 
-def _start_worker(config: BenchConfig, out: Path, data: DataArg) -> None:
+def train_unit(config: BenchConfig, out: Path, data: DataArg, task: TrainingTask) -> dict[str, Any]:
+    """Train one task in a worker process on one torch thread; its phase times and losses."""
     import torch
 
     torch.set_num_threads(1)  # the workers share the cores: one thread each
-    _WORKER.append(Suite(config, out, data, progress=False))
-
-
-def _train_in_worker(task: TrainingTask) -> dict[str, Any]:
-    suite = _WORKER[0]
+    key = repr((config, str(out), data))
+    if key not in _WORKER:
+        _WORKER[key] = Suite(config, out, data, progress=False)
+    suite = _WORKER[key]
     suite.timings, suite.losses = {}, {}
     suite.train(task)
     return {"timings": suite.timings, "losses": suite.losses}
 
 
-def train_in_workers(suite: Suite, plan: Plan) -> None:
-    """Train every task of ``plan`` in ``train_workers`` spawned processes, one torch thread each.
+def _unit_key(seed: int, name: str) -> str:
+    return f"seed{seed}-{name.replace('/', '__')}"
 
-    A task starts once the task it starts from is trained, SFT cold starts first (they unblock
-    the most); the models land where :class:`Suite` looks for them, so the evaluation that
-    follows reuses them. Phase times are summed over the workers; ``train_wall`` is the wall time.
+
+def training_units(suite: Suite, plan: Plan, data: DataArg) -> list[Unit]:
+    """One runner unit per training task of ``plan``, SFT cold starts first (they unblock the most).
+
+    A unit reads the base model and the model it starts from, writes its own run folder, and
+    waits on the unit that trains its start.
     """
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    config, out = suite.config, suite.out
+    units = []
+    for task in sorted(plan.tasks, key=lambda t: t.kind != "sft"):
+        inputs = [model_dir(out, task.seed, BASE)] if config.model is None else []
+        if task.start is not None:
+            inputs.append(model_dir(out, task.seed, task.start))
+        units.append(
+            Unit(
+                _unit_key(task.seed, task.name),
+                train_unit,
+                (config, out, data, task),
+                after=(_unit_key(task.seed, task.start),) if task.start else (),
+                root=out,
+                inputs=tuple(inputs),
+                outputs=(run_dir(out, task.seed, task.name),),
+                gpu=True,  # an LLM trains on a GPU wherever torch finds one
+            )
+        )
+    return units
 
+
+def train_in_workers(suite: Suite, plan: Plan, runner: RunnerOptions) -> None:
+    """Train every task of ``plan`` as runner units: ``train_workers`` processes here, or Ray.
+
+    A task starts once the task it starts from is trained; the models land where
+    :class:`Suite` looks for them, so the evaluation that follows reuses them. Phase times are
+    summed over the units; ``train_wall`` is the wall time.
+    """
     from rewardgym.envs.shopping.session_log import SessionLog
 
     if not plan.tasks:
@@ -432,33 +461,21 @@ def train_in_workers(suite: Suite, plan: Plan) -> None:
         suite.base_model(seed)  # built here once: no two workers write the same folder
     data = suite.data.data
     data = data.path if isinstance(data, SessionLog) else data
-    workers = min(suite.config.train_workers, len(plan.tasks))
-    pending = list(plan.tasks)
-    done: set[TaskKey] = set()
-    running: dict[Future[dict[str, Any]], TaskKey] = {}
-    suite.console.print(f"[bold]training[/] {len(plan.tasks)} models in {workers} processes")
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(suite.config, suite.out, data),
-    ) as pool:
-        while pending or running:
-            ready = [t for t in pending if t.start is None or (t.seed, t.start) in done]
-            ready.sort(key=lambda t: t.kind != "sft")
-            for task in ready[: workers - len(running)]:
-                pending.remove(task)
-                running[pool.submit(_train_in_worker, task)] = task.key
-            if not running:  # cannot happen: every task's start is an earlier task
-                keys = sorted(t.key for t in pending)
-                raise RuntimeError(f"training tasks {keys} wait on nothing that runs")
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                result = future.result()
-                done.add(running.pop(future))
-                for phase, seconds in result["timings"].items():
-                    suite.timed(phase, seconds)
-                suite.losses.update(result["losses"])
+    where = f"{suite.config.train_workers} processes" if runner.runner == "local" else "ray"
+    suite.console.print(f"[bold]training[/] {len(plan.tasks)} models ({where})")
+    results = run_units(
+        training_units(suite, plan, data),
+        runner,
+        suite.out,
+        workers=suite.config.train_workers,
+        desc="train",
+        quiet=not suite.progress,
+        log=suite.console.print,
+    )
+    for result in results.values():
+        for phase, seconds in result["timings"].items():
+            suite.timed(phase, seconds)
+        suite.losses.update(result["losses"])
     suite.timed("train_wall", time.perf_counter() - wall)
 
 
@@ -471,8 +488,12 @@ def run_bench_shop(
     only: list[str] | None = None,
     progress: bool = True,
     overwrite: bool = False,
+    runner: RunnerOptions | None = None,
 ) -> dict[str, Any]:
     """Run the suite (a config or a preset name), write results under ``out``, return results.json.
+
+    Models are trained as runner units (:func:`train_in_workers`) when ``runner`` names Ray,
+    resumes, or ``config.train_workers`` is above 1; else each just before the rows it scores.
 
     ``only`` is checked (:func:`check_only`) and planned
     (:func:`~rewardgym.benchmarks.shop.plan.plan_rows`), and ``out`` claimed (a directory of
@@ -492,15 +513,16 @@ def run_bench_shop(
     plan = plan_rows(config, wanted)
     if config.model is not None and not is_pretrained(config.model):
         local_model_dir(config.model)  # a missing --model fails now, not after the baselines
-    out = claim_output(out, OUTPUT_KIND, overwrite=overwrite)
+    runner = runner or RunnerOptions()
+    out = claim_output(out, OUTPUT_KIND, overwrite=overwrite or runner.resume)
     suite = Suite(config, out, data, progress)
     if config.baselines and (
         only is None or any(o.startswith(("baseline/", "reference/")) for o in only)
     ):
         suite.baselines()
         suite.references()
-    if config.train_workers > 1:
-        train_in_workers(suite, plan)
+    if config.train_workers > 1 or runner.runner == "ray" or runner.resume:
+        train_in_workers(suite, plan, runner)
     _run_rows(suite, plan)
     coverage = {}
     if wanted:
@@ -519,7 +541,10 @@ def run_bench_shop(
 
 @dataclass(frozen=True)
 class BenchShop:
-    """Train and evaluate the Shop-R1 rows (baselines, zero-shot, SFT, GRPO, ablations) on held-out sessions."""
+    """Train and evaluate the Shop-R1 rows (baselines, zero-shot, SFT, GRPO, ablations) on held-out sessions.
+
+    Each trained model is one unit, run here (--train-workers processes) or on Ray (--runner ray).
+    """
 
     config: Annotated[BenchConfig, tyro.conf.arg(name="")]
     preset: PresetName = "demo"
@@ -543,6 +568,7 @@ class BenchShop:
     overwrite: bool = False
     """Run again into an earlier bench shop output in --out: its results are replaced, its
     trained models (OUT/models) reused."""
+    runner: RunnerArg = field(default_factory=RunnerOptions)
 
     def __post_init__(self) -> None:
         """Refuse ``--only`` names that are no row of the suite, listing the rows."""
@@ -556,6 +582,7 @@ class BenchShop:
             data=self.data,
             only=list(self.only) if self.only is not None else None,
             overwrite=self.overwrite,
+            runner=self.runner,
         )
 
 

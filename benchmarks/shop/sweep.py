@@ -33,7 +33,7 @@ import itertools
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,6 +42,7 @@ from rewardgym.agents.evaluation.shopping import ShopEvaluation, score_outputs
 from rewardgym.agents.llm.config import Decoding, ModelKind, PromptConfig
 from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_rows, to_dataset
 from rewardgym.atomic import write_atomic, write_json_atomic
+from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData
 from rewardgym.benchmarks.tables import markdown_table
@@ -450,7 +451,7 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
     sweep = Sweep(args, Path(args.out), data, progress)
     chosen = sweep.candidates()  # a typo fails before the output is claimed
     sweep.planned = [name for name, _, _ in chosen]
-    sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite)
+    sweep.out = claim_output(args.out, OUTPUT_KIND, overwrite=args.overwrite or args.runner.resume)
     sizes = {config.train_sessions: config for *_, config in chosen}
     for config in sizes.values():  # before the first candidate trains
         if not sweep.data(config).positions("validation", args.validation_sessions):
@@ -460,8 +461,9 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
                 f"{config.train_sessions}); use a larger preset or more training sessions"
             )
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
-    if args.workers > 1 and len(chosen) > 1:
-        _run_in_workers(sweep, chosen, data)
+    runner = args.runner
+    if runner.runner == "ray" or runner.resume or (args.workers > 1 and len(chosen) > 1):
+        _run_units(sweep, chosen, data)
         return sweep.report()
     for name, changes, config in chosen:
         sweep.rows.extend(sweep.candidate(name, changes, config))
@@ -469,51 +471,74 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
     return sweep.report()
 
 
-def _candidate_in_worker(
+def candidate_unit(
     args: Config,
     out: Path,
     data: DataArg,
     name: str,
     changes: dict[str, object],
     config: BenchConfig,
-) -> list[dict[str, Any]]:
-    """One candidate in a spawned worker process, on one torch thread."""
+) -> dict[str, Any]:
+    """One candidate in a worker process, on one torch thread: its rows."""
     import torch
 
     torch.set_num_threads(1)  # the workers share the cores: one thread each
-    return Sweep(args, out, data, progress=False).candidate(name, changes, config)
+    return {"rows": Sweep(args, out, data, progress=False).candidate(name, changes, config)}
 
 
-def _run_in_workers(
+def _run_units(
     sweep: Sweep, chosen: list[tuple[str, dict[str, object], BenchConfig]], data: DataArg
 ) -> None:
-    """Every candidate in ``args.workers`` spawned processes; rows kept in the chosen order.
+    """Every candidate as a runner unit (``args.workers`` processes here, or Ray); rows kept
+    in the chosen order.
 
     The base models are built here first, so no two workers write the same folder; the report
     is rewritten as each candidate finishes (a stopped sweep keeps what it finished).
     """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from rewardgym.benchmarks.runner import Unit, run_units
 
-    for _, _, config in chosen:
-        sweep.base_model(config, sweep.data(config))
+    bases = {}
+    for name, _, config in chosen:
+        bases[name] = sweep.base_model(config, sweep.data(config))
+    units = [
+        Unit(
+            name.replace("/", "__"),
+            candidate_unit,
+            (sweep.args, sweep.out, data, name, dict(changes), config),
+            root=sweep.out,
+            inputs=(bases[name],) if config.model is None else (),
+            outputs=(sweep.folder(name),),
+            gpu=True,  # an LLM trains on a GPU wherever torch finds one
+        )
+        for name, changes, config in chosen
+    ]
     done: dict[str, list[dict[str, Any]]] = {}
-    context = multiprocessing.get_context("spawn")
-    workers = min(sweep.args.workers, len(chosen))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {
-            pool.submit(_candidate_in_worker, sweep.args, sweep.out, data, n, dict(c), cfg): n
-            for n, c, cfg in chosen
-        }
-        for future in as_completed(futures):
-            done[futures[future]] = future.result()
-            sweep.rows = [row for n, _, _ in chosen for row in done.get(n, [])]
-            sweep.report()
+
+    def landed(key: str, result: dict[str, Any]) -> None:
+        done[key] = result["rows"]
+        sweep.rows = [row for n, _, _ in chosen for row in done.get(n.replace("/", "__"), [])]
+        sweep.report()
+
+    kept = run_units(
+        units,
+        sweep.args.runner,
+        sweep.out,
+        workers=sweep.args.workers,
+        desc="candidates",
+        quiet=not sweep.progress,
+        on_result=landed,
+    )
+    for key, result in kept.items():
+        done[key] = result["rows"]
+    sweep.rows = [row for n, _, _ in chosen for row in done.get(n.replace("/", "__"), [])]
 
 
 @dataclass(frozen=True)
 class Config:
-    """Which candidates to train on which preset, and how many validation sessions score them."""
+    """Which candidates to train on which preset, and how many validation sessions score them.
+
+    Each candidate is one unit, run here (--workers processes) or on Ray (--runner ray).
+    """
 
     preset: PresetName = "tiny"
     """The config every candidate starts from (quick: the real sweep; tiny: a toy run)."""
@@ -538,12 +563,13 @@ class Config:
     """Bootstrap resamples of the validation sessions behind each interval."""
     workers: Annotated[int, AT_LEAST_1] = 1
     """Candidates trained at once, each in its own process on one torch thread (2 on two
-    cores)."""
+    cores; with --runner ray the cluster's CPUs decide)."""
     out: Path = Path("results/shop-sweep")
     """Directory for sweep.json, sweep.md and the trained models (new or empty, or an earlier
     sweep's output with --overwrite, whose unchanged candidates are reused)."""
     overwrite: bool = False
     """Run again into an earlier sweep's output in --out."""
+    runner: RunnerArg = field(default_factory=RunnerOptions)
 
     def __post_init__(self) -> None:
         """Refuse counts and temperatures outside their range before any candidate trains."""

@@ -111,6 +111,10 @@ COVERED: dict[str, tuple[list[str], str]] = {
         ["--steps", "--agents", "--episodes"],
         "tests/benchmarks/perf/test_perf_embodied_agent_cost.py",
     ),
+    "perf.runner_overhead": (
+        ["--suites", "--presets", "--workers", "--nodes"],
+        "tests/benchmarks/perf/test_perf_runner_overhead.py",
+    ),
     "perf.served_visits": (["--url", "--concurrency"], "tests/agents/llm/test_served_policy.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
     "shop.sensitivity_probe": (["--model"], "tests/benchmarks/shop/test_shop_breakdown.py"),
@@ -120,7 +124,7 @@ COVERED: dict[str, tuple[list[str], str]] = {
         "tests/benchmarks/shop/test_shop_advantage_probe.py",
     ),
     "shop.sweep": (
-        ["--candidates", "--extra", "--validation-sessions"],
+        ["--candidates", "--extra", "--validation-sessions", "--runner", "--ray.address"],
         "tests/benchmarks/shop/test_shop_sweep.py",
     ),
     "shop.breakdown": (

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from rewardgym.benchmarks.runner import RunnerOptions
 from rewardgym.benchmarks.shop import suite as suite_module
 from rewardgym.benchmarks.shop.config import preset
 from rewardgym.benchmarks.shop.plan import (
@@ -77,6 +78,7 @@ class _Recorder:
         self.data = SimpleNamespace(data=None)
         self.console = Console(quiet=True)
         self.losses: dict[str, Any] = {}
+        self.progress = False
         self.lock = threading.Lock()
 
     def base_model(self, seed: int) -> Path:
@@ -106,12 +108,12 @@ def _in_threads(monkeypatch: pytest.MonkeyPatch, suite: _Recorder) -> None:
         def __init__(self, max_workers: int, **_: Any) -> None:
             super().__init__(max_workers=max_workers)
 
-    def train(task: TrainingTask) -> dict[str, Any]:
+    def train(config: Any, out: Path, data: Any, task: TrainingTask) -> dict[str, Any]:
         suite.train(task)
         return {"timings": {}, "losses": {}}
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
-    monkeypatch.setattr(suite_module, "_train_in_worker", train)
+    monkeypatch.setattr(suite_module, "train_unit", train)
 
 
 def test_one_process_and_the_workers_train_the_same_planned_tasks(
@@ -129,7 +131,7 @@ def test_one_process_and_the_workers_train_the_same_planned_tasks(
 
     workers = _Recorder(config, tmp_path)
     _in_threads(monkeypatch, workers)
-    suite_module.train_in_workers(workers, plan)  # type: ignore[arg-type]
+    suite_module.train_in_workers(workers, plan, RunnerOptions())  # type: ignore[arg-type]
     assert sorted(t.key for t in workers.trained) == sorted(t.key for t in plan.tasks)
     order = [t.key for t in workers.trained]
     for task in workers.trained:  # submitted only once its start had finished
