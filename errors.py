@@ -167,6 +167,10 @@ class ServerUnavailable(Error, RuntimeError):
     """A local ``transformers serve`` could not start (extra missing, died, never healthy)."""
 
 
+class UnitFailed(Error):
+    """A suite's unit raised: the run stops, its finished units kept under ``OUT/units``."""
+
+
 class UserMistake(SystemExit):
     """The ``rewardgym`` command's exit after it printed a user's mistake: status 2.
 

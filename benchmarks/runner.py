@@ -26,7 +26,7 @@ import tyro
 from rewardgym.atomic import remove_tree, write_json_atomic
 from rewardgym.benchmarks.runner_ray import Failure
 from rewardgym.bounds import NON_NEGATIVE, POSITIVE, check_fields, undefined_as_null
-from rewardgym.errors import Error
+from rewardgym.errors import UnitFailed
 
 RunnerName = Literal["local", "ray"]
 
@@ -94,10 +94,6 @@ class Unit:
     outputs: tuple[Path, ...] = ()
     gpu: bool = False
     """Whether the unit trains on a GPU (then it reserves ``--ray.num-gpus``)."""
-
-
-class UnitFailed(Error):
-    """A unit raised: the run stops, its finished units kept under ``OUT/units``."""
 
 
 class Backend(Protocol):

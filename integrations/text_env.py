@@ -24,12 +24,14 @@ import gymnasium as gym
 import numpy as np
 
 from rewardgym.envs import (
+    BABYAI_TEXT_LEVELS,
     HOUSEHOLD_ID,
     HOUSEHOLD_V0_ID,
     SHOP_SESSION_ID,
     SHOP_STORE_ID,
     TRAJECTORY_REPLAY_ID,
     VIRTUALHOME_ID,
+    babyai_text_id,
 )
 from rewardgym.envs.conventions import brief
 from rewardgym.envs.registration import make_registered
@@ -58,9 +60,7 @@ _SHOP = frozenset(
     {"session_id", "step", "n_steps", "prediction", "parsed_output", "exact_match", "reward_terms"}
 )
 PUBLIC_INFO: dict[str, frozenset[str]] = {
-    "rewardgym/BabyAI-GoToLocal-Text-v0": _EMBODIED,
-    "rewardgym/BabyAI-PickupLoc-Text-v0": _EMBODIED,
-    "rewardgym/BabyAI-PutNextLocal-Text-v0": _EMBODIED,
+    **{babyai_text_id(level): _EMBODIED for level in BABYAI_TEXT_LEVELS},
     HOUSEHOLD_V0_ID: _HOUSEHOLD,
     HOUSEHOLD_ID: _HOUSEHOLD,
     VIRTUALHOME_ID: _HOUSEHOLD,

@@ -33,6 +33,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "Tuned": {"algorithm": "cql", "reward": "sparse"},
     "benchmarks.record_results.Config": {"run_dir": Path("run")},
     "benchmarks.repro.Config": {"first": Path("a"), "second": Path("b")},
+    "benchmarks.embodied.stats.Config": {"page": Path("page")},
     "benchmarks.shop.advantage_probe.Config": {"model": Path("model")},
     "benchmarks.shop.breakdown.Config": {"sweep": Path("sweep"), "candidates": ("baseline",)},
     "benchmarks.shop.sensitivity_probe.Config": {"model": Path("model")},

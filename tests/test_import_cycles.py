@@ -32,6 +32,11 @@ LAZY_CYCLES: dict[frozenset[str], str] = {
         "d3rlpy DiscreteIQLConfig on demand, and that config takes its defaults from "
         "IQLSettings, so the hyper-parameters are declared once"
     ),
+    frozenset({"rewardgym.benchmarks.embodied.stats", "rewardgym.benchmarks.embodied.paired"}): (
+        "the reprint command is `python -m rewardgym.benchmarks.embodied.stats PAGE_FOLDER` "
+        "(issue 47), and it renders through paired's tables, which are built on stats' draws; "
+        "stats imports paired only when the command runs"
+    ),
 }
 """Cycles that need a function-level import, allowed with the reason they stay."""
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 
+from rewardgym.envs import HOUSEHOLD_ID
 from rewardgym.integrations.openenv_serve import Serve
 from rewardgym.integrations.openenv_server import build_app
 
 SERVE = Serve(
-    env_id=os.environ.get("REWARDGYM_ENV_ID", "rewardgym/Household-v1"),
+    env_id=os.environ.get("REWARDGYM_ENV_ID", HOUSEHOLD_ID),
     reward=os.environ.get("REWARDGYM_REWARD") or None,
     split=os.environ.get("REWARDGYM_SPLIT") or None,
     max_sessions=int(os.environ.get("REWARDGYM_MAX_SESSIONS", "8")),

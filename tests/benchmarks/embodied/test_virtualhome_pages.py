@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from rewardgym.agents.evaluation.household import EvalConfig, episode_starts
-from rewardgym.benchmarks.embodied.report import _indicative
+from rewardgym.benchmarks.embodied.paired import _indicative
 from rewardgym.benchmarks.embodied.virtualhome_presets import VIRTUALHOME_PRESETS
 from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.virtualhome.programs import split_programs

@@ -61,4 +61,4 @@ def test_virtualhome_data_require_the_simulator_package() -> None:
     metadata = recommended_metadata(data, None)
     assert metadata["dataset_id"] == "rewardgym/virtualhome/perturbed-expert-v0"
     assert f"virtualhome_eval=={version('virtualhome_eval')}" in metadata["requirements"]
-    assert "give-up 0.8" in metadata["algorithm_name"]
+    assert "give-up 0.3" in metadata["algorithm_name"]  # the default mix (issue 47 item 4)
