@@ -145,7 +145,7 @@ class Judge(ABC):
         self.stats.add(calls=len(requests), failures=failures, seconds=seconds)
         return answers
 
-    def bind(self, data: Any) -> None:
+    def bind(self, data: Any) -> None:  # noqa: B027  (a hook: most judges read no data set)
         """Read the data set about to be judged; a judge that answers from its simulator does."""
 
     def cache_inputs(self, request: JudgeRequest) -> Any:

@@ -304,7 +304,7 @@ class GoalTruth:
             return None
         key = (instruction, tuple(actions))
         if key not in self._plans:
-            tracker, env = self._start(self.episodes[self.starts[instruction]])
+            _, env = self._start(self.episodes[self.starts[instruction]])
             reached = False
             for name in actions:
                 _, _, terminated, truncated, info = env.step(self.action_ids[name])

@@ -73,7 +73,10 @@ def test_candidate_ratings_match_a_full_copy_of_the_episode(data, truth) -> None
     episode = data[0]
     steps = episode_transitions(episode, data.action_names, data.env_id)
     asked = [candidate_actions(s, data.action_names, "grounded") for s in steps[:4]]
-    ours = [truth.ratings_for([(truth.state(s), a) for a in acts]) for s, acts in zip(steps, asked)]
+    ours = [
+        truth.ratings_for([(truth.state(s), a) for a in acts])
+        for s, acts in zip(steps[:4], asked, strict=True)
+    ]
     tracker, _ = truth._start(episode)  # the reference: a deep copy of the whole episode
     for t, actions in enumerate(asked):
         reference = [perfect_judge_rating(copy.deepcopy(tracker).step(a)) for a in actions]
