@@ -109,17 +109,18 @@ class CalibratedJudge(Judge):
         self.rho = float(rho)
         self.seed = int(seed)
         self.truth = truth
+        self._name()
 
-    @property  # type: ignore[override]
-    def identity(self) -> str:
-        """Spec, seed and the data set its truth comes from (the cache keys read it)."""
+    def _name(self) -> None:
+        """``identity``: spec, seed and the data set the truth comes from (cache keys read it)."""
         bound = self.truth.fingerprint if self.truth is not None else "unbound"
-        return f"calibrated:{self.accuracy!r}:{self.rho!r}:seed{self.seed}:{bound}"
+        self.identity = f"calibrated:{self.accuracy!r}:{self.rho!r}:seed{self.seed}:{bound}"
 
     def bind(self, data: TrajectoryDataset) -> None:
         """Take the goal check's answers from ``data``'s simulator (kept if already bound to it)."""
         if self.truth is None or self.truth.fingerprint != dataset_fingerprint(data):
             self.truth = shared_truth(data)
+            self._name()
 
     def _bound(self) -> GoalTruth:
         if self.truth is None:
