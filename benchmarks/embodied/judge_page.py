@@ -50,7 +50,8 @@ def render_env(name: str, env: Mapping[str, Any]) -> str:
         lines.append(
             f"Judge `{spec}` measured: rates {100 * measured['agreement']:.1f}% of "
             f"{measured['steps']} logged steps as the goal check does, the agreement of a "
-            f"calibrated judge at ACC {measured['accuracy']:.2f}."
+            f"calibrated judge at ACC {measured['accuracy']:.2f} (a judge that always gives "
+            f"the commonest rating: {measured['constant_accuracy']:.2f})."
         )
     lines.append("")
     for split in env["splits"]:
@@ -114,7 +115,7 @@ def plot_page(payload: Mapping[str, Any], path: Path) -> Path:
     envs = list(payload["envs"].values())
     cols = max(len(env["splits"]) for env in envs)
     fig, axes = plt.subplots(
-        len(envs), cols, figsize=(4.2 * cols, 3.8 * len(envs)), squeeze=False, sharex=True
+        len(envs), cols, figsize=(max(6.5, 4.2 * cols), 3.8 * len(envs) + 0.6), squeeze=False
     )
     palette = plt.get_cmap("tab10")
     for i, env in enumerate(envs):
@@ -152,6 +153,7 @@ def plot_page(payload: Mapping[str, Any], path: Path) -> Path:
                 ax.axvline(at, color="tab:purple", linestyle=":", linewidth=1.2)
                 ax.text(at, ax.get_ylim()[1], f" {spec}", rotation=90, va="top",
                         fontsize=8, color="tab:purple")  # fmt: skip
+            ax.set_xlim(-0.05, 1.05)
             ax.set_title(f"{env['env']}: {split}", fontsize=10)
             ax.set_xlabel("judge accuracy ACC")
             ax.set_ylabel("SR minus sparse CQL (points)")
@@ -159,8 +161,8 @@ def plot_page(payload: Mapping[str, Any], path: Path) -> Path:
             if i == 0 and j == 0:
                 ax.legend(fontsize=7, loc="upper left")
     fig.suptitle(
-        "each row minus sparse CQL, 95% paired intervals; dashed: perfect judge; "
-        "dotted: a judge's measured accuracy",
+        "each row minus sparse CQL, 95% paired intervals\n"
+        "dashed and band: perfect judge; dotted: a judge's measured accuracy (within [0, 1])",
         fontsize=10,
     )
     fig.tight_layout()

@@ -184,7 +184,9 @@ def judge_accuracy(spec: str, train: Path, n_prompts: int, steps: int, seed: int
 
     Every prompt rates ``steps`` logged steps drawn at random; an abstention counts as a
     disagreement. ``accuracy`` is ``(agreement - 1/5) / (1 - 1/5)``: the accuracy of the
-    calibrated judge that agrees as often (negative: worse than chance).
+    calibrated judge that agrees as often (negative: worse than chance). A calibrated judge's
+    errors are uniform, another judge's need not be: ``constant_accuracy`` is what the same
+    formula gives a judge that always answers the commonest rating of these steps.
     """
     from rewardgym.envs.trajectories import TrajectoryDataset
     from rewardgym.wrappers.coren.grounding import episode_transitions
@@ -205,7 +207,13 @@ def judge_accuracy(spec: str, train: Path, n_prompts: int, steps: int, seed: int
     table = ask_steps("rate", [transitions[i] for i in picked], load_prompts(n_prompts), judge)
     ratings = np.array([np.nan if r is None else r for r in table.parsed(parse_rating)])
     agree = float(np.mean(ratings[table.index] == right[picked][:, None]))
-    return {"agreement": agree, "accuracy": (agree - 0.2) / 0.8, "steps": len(picked)}
+    share = float(np.unique(right[picked], return_counts=True)[1].max() / len(picked))
+    return {
+        "agreement": agree,
+        "accuracy": (agree - 0.2) / 0.8,
+        "steps": len(picked),
+        "constant_accuracy": (share - 0.2) / 0.8,
+    }
 
 
 def run_env(

@@ -144,22 +144,34 @@ class CalibratedJudge(Judge):
 
     def _complete(self, requests: Sequence[JudgeRequest]) -> list[str | None]:
         truth = self._bound()
-        rated = {}
-        for i, request in enumerate(requests):
-            if request.kind == "rate":
-                state = truth.state(request.transition)
-                action = truth.action_ids.get(request.transition.action)
-                if state is not None and action is not None:
-                    rated[i] = (state, action)
+        inputs = [self.cache_inputs(r) for r in requests]
+        rated = {
+            i: (x[1], truth.action_ids[x[2]])
+            for i, x in enumerate(inputs)
+            if x[0] == "rate" and x[2] in truth.action_ids
+        }
         ratings = dict(zip(rated, truth.ratings_for(rated.values()), strict=True))
-        return [self._answer(r, truth, ratings.get(i)) for i, r in enumerate(requests)]
+        shared: dict[tuple[str, str], bytes] = {}  # one shared draw per request, any prompt
+        return [
+            self._answer(r, truth, ratings.get(i), repr(x), shared)
+            for i, (r, x) in enumerate(zip(requests, inputs, strict=True))
+        ]
 
-    def _answer(self, request: JudgeRequest, truth: GoalTruth, rating: int | None) -> str | None:
+    def _answer(
+        self,
+        request: JudgeRequest,
+        truth: GoalTruth,
+        rating: int | None,
+        material: str,
+        shared: dict[tuple[str, str], bytes],
+    ) -> str | None:
         t = request.transition
-        material = repr(self.cache_inputs(request))
-        own = _digest(self.seed, request.kind, material, request.prompt.name)
-        shared = _digest(self.seed, request.kind, material)
-        draw = shared if _unit(own[:8]) < math.sqrt(self.rho) else own
+        draw = own = _digest(self.seed, request.kind, material, request.prompt.name)
+        if self.rho > 0 and _unit(own[:8]) < math.sqrt(self.rho):
+            key = (request.kind, material)
+            if key not in shared:
+                shared[key] = _digest(self.seed, request.kind, material)
+            draw = shared[key]
         right = _unit(draw[8:16]) < self.accuracy
         noise = draw[16:]
         if request.kind == "rate":

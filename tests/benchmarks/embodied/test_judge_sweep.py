@@ -79,6 +79,7 @@ def test_tiny_sweep_writes_rows_pairs_and_the_figure(
         measured = env["measured_accuracy"]["embedding:hashing"]
         assert measured["steps"] == 40
         assert measured["accuracy"] == pytest.approx((measured["agreement"] - 0.2) / 0.8)
+        assert -0.25 <= measured["constant_accuracy"] <= 1.0
         assert env["meta"]["agents"] == len(rows)
     markdown = (out / "results.md").read_text()
     assert "calibrated:0.5:0.5" in markdown and "judges.png" in markdown
