@@ -10,8 +10,13 @@ would, for the observations of one logged data set (Household-v1 or VirtualHome-
   it; the episode itself is not changed);
 - **goal objects in view**: the visible objects among the env's ``goal_objects()`` for the
   instruction (the reference answer of the structural QA bank, ``grounding.reference_answer``);
-- **plan reaches the goal**: whether executing the named actions, in order, from the first
-  state of the first logged episode under that instruction meets every goal condition.
+- **plan reaches the goal**: whether executing the named actions, in order, meets every goal
+  condition from the first state of the plan's own episode. COREN's plan is made step by step
+  along one logged episode (a prompt's top-rated action at each of its observations), so that
+  episode is the one under the instruction whose logged actions the plan repeats at the most
+  steps (among those of the plan's length; the first on a tie): on Household-v1, where the
+  episodes of one instruction differ in hidden placements, another episode's start would
+  judge the plan against the wrong house.
 
 Observations are known by what a judge sees of them (the ``Transition`` without its action,
 as ``wrappers.coren.grounding.episode_transitions`` builds it). Two steps that look the same
@@ -177,7 +182,7 @@ class GoalTruth:
         self.where: list[tuple[int, int]] = []
         self.ratings: dict[tuple[int, int], int] = {}
         self.goals: dict[str, set[str]] = {}
-        self.starts: dict[str, int] = {}
+        self.starts: dict[str, list[int]] = {}
         self.conflicts = 0
         self.step_states: list[list[int]] = []
         self._envs: dict[str, Any] = {}
@@ -186,7 +191,7 @@ class GoalTruth:
             steps = episode_transitions(episode, self.action_names, self.env_id)
             tracker, env = self._start(episode)
             self.goals.setdefault(episode.instruction, set()).update(env.goal_objects())
-            self.starts.setdefault(episode.instruction, e)
+            self.starts.setdefault(episode.instruction, []).append(e)
             self.step_states.append([])
             for t, (step, action) in enumerate(zip(steps, episode.actions.tolist(), strict=True)):
                 state = self.states.setdefault(state_key(step), len(self.where))
@@ -298,16 +303,35 @@ class GoalTruth:
             return None
         return tuple(sorted({o for o in visible if o in goal}))
 
+    def plan_episode(self, instruction: str, plan: Sequence[int]) -> int | None:
+        """The logged episode ``plan`` was made along (see the module docstring), if any."""
+        episodes = self.starts.get(instruction, [])
+        same = [e for e in episodes if len(self.episodes[e]) == len(plan)] or episodes
+        if not same:
+            return None
+        wanted = np.asarray(plan, dtype=np.int64)
+
+        def matches(e: int) -> int:
+            logged = np.asarray(self.episodes[e].actions, dtype=np.int64)
+            n = min(len(logged), len(wanted))
+            return int((logged[:n] == wanted[:n]).sum())
+
+        return max(same, key=matches)  # max keeps the first of equals
+
     def reaches_goal(self, instruction: str, actions: Sequence[str]) -> bool | None:
-        """Whether ``actions`` in order meet the goal from the instruction's first logged start."""
-        if instruction not in self.starts or any(a not in self.action_ids for a in actions):
+        """Whether ``actions`` in order meet the goal from the first state of their own episode."""
+        if any(a not in self.action_ids for a in actions):
             return None
         key = (instruction, tuple(actions))
         if key not in self._plans:
-            _, env = self._start(self.episodes[self.starts[instruction]])
+            plan = [self.action_ids[a] for a in actions]
+            episode = self.plan_episode(instruction, plan)
+            if episode is None:
+                return None
+            _, env = self._start(self.episodes[episode])
             reached = False
-            for name in actions:
-                _, _, terminated, truncated, info = env.step(self.action_ids[name])
+            for action in plan:
+                _, _, terminated, truncated, info = env.step(action)
                 reached = bool(info.get("success", False))
                 if terminated or truncated:
                     break
