@@ -192,3 +192,24 @@ def test_an_unbound_judge_says_to_bind_it() -> None:
     prompt = load_prompts(1)[0]
     with pytest.raises(RuntimeError, match="bind it first"):
         CalibratedJudge(0.5).complete([JudgeRequest("rate", prompt, Transition("x", "", "a"))])
+
+
+def test_a_spec_labels_a_data_set_and_probes_it(data, tmp_path) -> None:
+    """``--judge calibrated:1``: labelling binds the judge built from the spec to its data."""
+    from rewardgym.wrappers.coren.labelling import LabelConfig, label_dataset
+
+    source = tmp_path / "data"
+    data.save(source, minari=False)
+    config = LabelConfig(
+        judge="calibrated:1",
+        coren=CorenConfig(n_prompts=2, qa_pairs=4, probe_states=6),
+        cache=tmp_path / "cache.sqlite",
+        minari=False,
+    )
+    report = label_dataset(
+        source, tmp_path / "out", config, embedder=shared_embedder("hashing"), progress=False
+    ).as_dict()
+    assert report["judge_calls"] > 0 and report["failures"] == 0
+    rows = list(report["judges"].values())  # Household-v1's held-out probe rates every action
+    assert len(rows) == int(data.env_id != VIRTUALHOME_ID)
+    assert all(r["probe_states"] == 6 and r["expert_next_top"] >= 0.5 for r in rows)
