@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import gymnasium as gym
 import numpy as np
 
+from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.conventions import EpisodeGate
 from rewardgym.envs.household.v1.task_progress import ProgressTracker, StepFacts
 from rewardgym.wrappers.judges.base import Transition
@@ -203,11 +204,11 @@ class GoalTruth:
                 self.conflicts += known != rating
 
     def _fresh_env(self, episode: Episode) -> Any:
-        if self.env_id.endswith("VirtualHome-v0"):
-            return gym.make(self.env_id, **self.env_kwargs).unwrapped
-        from rewardgym.envs.household.v1 import HouseholdV1Env
-
-        return HouseholdV1Env(layout=episode.layout or "default")
+        """An env made with the data set's settings (Household-v1: in the episode's layout)."""
+        kwargs = dict(self.env_kwargs)
+        if self.env_id != VIRTUALHOME_ID:
+            kwargs["layout"] = episode.layout or kwargs.get("layout", "default")
+        return gym.make(self.env_id, **kwargs).unwrapped
 
     def _start(self, episode: Episode) -> tuple[Tracker, Any]:
         """A tracker at the episode's first state (one env per env kind and layout, reused)."""
@@ -221,7 +222,7 @@ class GoalTruth:
                 f"episode {episode.episode_id} has no extras['reset_options'], so its first "
                 "state cannot be rebuilt; collect the data again with rewardgym.envs.trajectories"
             )
-        if self.env_id.endswith("VirtualHome-v0"):
+        if self.env_id == VIRTUALHOME_ID:
             _, info = env.reset(options=options)
             return VirtualHomeTracker(env, info["goal_flags"]), env
         env.reset(seed=episode.seed, options=options)
@@ -267,7 +268,7 @@ class GoalTruth:
         """The goal objects of every task or program of the env that gives ``instruction``."""
         found: set[str] = set()
         matched = False
-        if self.env_id.endswith("VirtualHome-v0"):
+        if self.env_id == VIRTUALHOME_ID:
             from rewardgym.envs.virtualhome.programs import all_programs
 
             env: Any = gym.make(self.env_id, **{**self.env_kwargs, "split": "all"}).unwrapped
