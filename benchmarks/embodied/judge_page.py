@@ -8,8 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from rewardgym.benchmarks.embodied.judge_sweep import PERFECT
-
+SPARSE = "cql/sparse"
+"""The reference every row is paired with."""
+PERFECT = "cql/perfect-judge"
+"""COREN's ceiling: the simulator as a perfect judge."""
 NOTE = (
     "SR in percent over seeds and held-out episodes; [95% interval] over training seeds, tasks "
     "and episodes, paired on the same episodes for the differences; *: the interval excludes 0. "
@@ -184,4 +186,12 @@ def write_page(root: Path, payload: dict[str, Any]) -> str:
     return markdown
 
 
-__all__ = ["NOTE", "plot_page", "render_page", "smallest_paying_accuracy", "write_page"]
+__all__ = [
+    "NOTE",
+    "PERFECT",
+    "SPARSE",
+    "plot_page",
+    "render_page",
+    "smallest_paying_accuracy",
+    "write_page",
+]

@@ -34,12 +34,11 @@ from typing import Annotated, Any, Literal
 import numpy as np
 import tyro
 
+from rewardgym.benchmarks.embodied.judge_page import PERFECT, SPARSE, write_page
 from rewardgym.bounds import AT_LEAST_1, SEED, between, check_fields
 
 OUTPUT_KIND = "bench-embodied-judges"
 """The kind of a judge-sweep output directory (its ``.rewardgym-output.json`` marker)."""
-SPARSE = "cql/sparse"
-PERFECT = "cql/perfect-judge"
 EnvName = Literal["household", "virtualhome"]
 
 
@@ -306,7 +305,6 @@ def run_judge_sweep(
     by default each env's preset with the sweep's overrides (``env_bench``).
     """
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
-    from rewardgym.benchmarks.embodied.judge_page import write_page
     from rewardgym.outputs import claim_output, release_output
 
     root = claim_output(config.out, OUTPUT_KIND, overwrite=config.overwrite)
