@@ -120,15 +120,29 @@ def row_name(scheme: str, spec: str) -> str:
     return f"cql/{scheme} @ {spec}"
 
 
-def label_judges(
-    config: JudgeSweepConfig, bench: Any, train: Path, root: Path, *, quiet: bool
-) -> tuple[dict[str, Path], dict[str, Any]]:
-    """Label ``train`` with every calibrated judge; the data set of every row and the costs."""
-    from rewardgym.benchmarks.embodied.config import COREN_SCHEMES
+@dataclass(frozen=True)
+class LabelJob:
+    """One calibrated judge's labelling of the training data (runs in a worker process)."""
+
+    spec: str
+    train: str
+    target: str
+    ablations: tuple[str, ...]
+    coren: Any
+    qa: str
+    embedder: str
+    judge_seed: int
+    quiet: bool
+
+
+def label_one(job: LabelJob) -> dict[str, Any]:
+    """Label ``job.train`` with ``job.spec``; its answer cache is temporary. Returns the costs.
+
+    The goal truth is built once per process and data set (``shared_truth``), so a worker
+    replays the data once for all the judges it labels.
+    """
     from rewardgym.embeddings import shared_embedder
     from rewardgym.envs.trajectories import TrajectoryDataset
-    from rewardgym.wrappers.coren.config import CorenConfig
-    from rewardgym.wrappers.coren.judging import default_qa_bank
     from rewardgym.wrappers.coren.labelling import LabelConfig, label_ablations
     from rewardgym.wrappers.judges.calibrated import (
         CalibratedJudge,
@@ -137,13 +151,49 @@ def label_judges(
     )
 
     start = time.perf_counter()
-    truth = shared_truth(TrajectoryDataset.from_dir(train))
-    meta: dict[str, Any] = {
-        "truth_seconds": time.perf_counter() - start,
+    truth = shared_truth(TrajectoryDataset.from_dir(job.train))
+    accuracy, rho = parse_calibrated(job.spec)
+    judge = CalibratedJudge(accuracy, rho, job.judge_seed, truth)
+    with tempfile.TemporaryDirectory(prefix="rewardgym-calibrated-") as scratch:
+        label = LabelConfig(
+            judge=job.spec,
+            coren=job.coren,
+            cache=Path(scratch) / "answers.sqlite",
+            qa=Path(job.qa),
+            minari=False,
+            overwrite=True,
+        )
+        label_ablations(
+            job.train,
+            job.target,
+            list(job.ablations),
+            label,
+            judge=judge,
+            embedder=shared_embedder(job.embedder),
+            progress=not job.quiet,
+        )
+    return {
+        "spec": job.spec,
+        "label_seconds": time.perf_counter() - start,
         "truth_states": len(truth.where),
         "twin_conflicts": truth.conflicts,
     }
-    ablations = sorted({COREN_SCHEMES[s] for s in config.schemes})
+
+
+def label_judges(
+    config: JudgeSweepConfig, bench: Any, train: Path, root: Path, *, quiet: bool
+) -> tuple[dict[str, Path], dict[str, Any]]:
+    """Label ``train`` with every calibrated judge (``config.workers`` processes at a time).
+
+    Returns the data set of every row and what the labelling took.
+    """
+    from rewardgym.benchmarks.embodied.config import COREN_SCHEMES
+    from rewardgym.embeddings import shared_embedder
+    from rewardgym.envs.trajectories import TrajectoryDataset
+    from rewardgym.wrappers.coren.config import CorenConfig
+    from rewardgym.wrappers.coren.judging import default_qa_bank
+
+    ablations = tuple(sorted({COREN_SCHEMES[s] for s in config.schemes}))
     coren = CorenConfig(
         n_prompts=bench.n_prompts,
         gamma=bench.training.gamma,
@@ -153,28 +203,33 @@ def label_judges(
     tic = time.perf_counter()
     qa = root / "qa.jsonl"  # one structural QA bank for every judge
     data = TrajectoryDataset.from_dir(train)
-    embedder = shared_embedder(config.embedder)
-    default_qa_bank(data, coren, embedder).to_jsonl(qa)
-    meta["qa_seconds"] = time.perf_counter() - tic
+    default_qa_bank(data, coren, shared_embedder(config.embedder)).to_jsonl(qa)
+    meta: dict[str, Any] = {"qa_seconds": time.perf_counter() - tic}
+    jobs = [
+        LabelJob(spec, str(train), str(root / re.sub(r"[^0-9a-z]+", "-", spec)), ablations,
+                 coren, str(qa), config.embedder, config.judge_seed, quiet)
+        for spec in config.judge_specs()
+    ]  # fmt: skip
+    tic = time.perf_counter()
+    if config.workers <= 1:
+        done = [label_one(job) for job in jobs]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
+            done = list(pool.map(label_one, jobs))
+    meta["label_seconds"] = time.perf_counter() - tic
+    meta["judges"] = {d.pop("spec"): d for d in done}
     datasets: dict[str, Path] = {}
-    for spec in config.judge_specs():
-        accuracy, rho = parse_calibrated(spec)
-        judge = CalibratedJudge(accuracy, rho, config.judge_seed, truth)
-        target = root / re.sub(r"[^0-9a-z]+", "-", spec)
-        tic = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="rewardgym-calibrated-") as scratch:
-            cache = Path(scratch) / "answers.sqlite"
-            label = LabelConfig(
-                judge=spec, coren=coren, cache=cache, qa=qa, minari=False, overwrite=True
-            )
-            label_ablations(
-                train, target, ablations, label, judge=judge, embedder=embedder, progress=not quiet
-            )
-        meta[spec] = {"label_seconds": time.perf_counter() - tic}
+    for job in jobs:
         for scheme in config.schemes:
             ablation = COREN_SCHEMES[scheme]
-            datasets[row_name(scheme, spec)] = target / ablation if len(ablations) > 1 else target
-    meta["truth_rated_pairs"] = len(truth.ratings)
+            target = Path(job.target)
+            datasets[row_name(scheme, job.spec)] = (
+                target / ablation if len(ablations) > 1 else target
+            )
     return datasets, meta
 
 
@@ -334,9 +389,11 @@ def main() -> None:
 __all__ = [
     "OUTPUT_KIND",
     "JudgeSweepConfig",
+    "LabelJob",
     "env_bench",
     "judge_accuracy",
     "label_judges",
+    "label_one",
     "paired_rows",
     "row_name",
     "run_env",

@@ -54,7 +54,7 @@ def test_tiny_sweep_writes_rows_pairs_and_the_figure(
         accuracy_steps=40,
         qa_pairs=6,
         embedder="hashing",
-        workers=1,
+        workers=2,  # labelling and training in two processes each
         out=tmp_path / "out",
     )
     benches = {env: tiny(env) for env in config.envs}
@@ -81,6 +81,8 @@ def test_tiny_sweep_writes_rows_pairs_and_the_figure(
         assert measured["accuracy"] == pytest.approx((measured["agreement"] - 0.2) / 0.8)
         assert -0.25 <= measured["constant_accuracy"] <= 1.0
         assert env["meta"]["agents"] == len(rows)
+        labels = env["meta"]["labels"]["judges"]
+        assert set(labels) == set(specs) and all(v["twin_conflicts"] >= 0 for v in labels.values())
     markdown = (out / "results.md").read_text()
     assert "calibrated:0.5:0.5" in markdown and "judges.png" in markdown
     assert payload["envs"]["household"]["rows"] == saved["envs"]["household"]["rows"]
