@@ -16,10 +16,8 @@ tuned values and held-out splits):
    the accuracy ``(g - 1/5) / (1 - 1/5)`` of the calibrated judge that agrees as often.
 
 ``judge_page`` writes results.json, results.md and judges.png (each row minus sparse CQL
-against ACC). The calibrated judges' answer caches are temporary (a calibrated judge is its
-own cache: every answer is a hash of the request and the seed).
-
-    python -m rewardgym.benchmarks.embodied.judge_sweep --preset quick --out results/embodied-judges
+against ACC). The answer caches are temporary: every answer is a hash of request and seed.
+Run: ``python -m rewardgym.benchmarks.embodied.judge_sweep --preset quick --out DIR``.
 """
 
 from __future__ import annotations
@@ -172,12 +170,9 @@ def label_one(job: LabelJob) -> dict[str, Any]:
             embedder=shared_embedder(job.embedder),
             progress=not job.quiet,
         )
-    return {
-        "spec": job.spec,
-        "label_seconds": time.perf_counter() - start,
-        "truth_states": len(truth.where),
-        "twin_conflicts": truth.conflicts,
-    }
+    seconds = time.perf_counter() - start
+    return {"spec": job.spec, "label_seconds": seconds, "truth_states": len(truth.where),
+            "twin_conflicts": truth.conflicts}  # fmt: skip
 
 
 def label_judges(
