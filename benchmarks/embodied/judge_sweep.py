@@ -34,6 +34,7 @@ import tyro
 
 from rewardgym.benchmarks.embodied.judge_page import PERFECT, SPARSE, write_page
 from rewardgym.bounds import AT_LEAST_1, SEED, between, check_fields
+from rewardgym.wrappers.judges.factory import check_judge_spec
 
 OUTPUT_KIND = "bench-embodied-judges"
 """The kind of a judge-sweep output directory (its ``.rewardgym-output.json`` marker)."""
@@ -78,7 +79,7 @@ class JudgeSweepConfig:
     accuracy_steps: Annotated[int, AT_LEAST_1] = 2000
     """Logged steps (drawn at random) on which each of accuracy_judges is measured."""
     workers: Annotated[int, AT_LEAST_1] = 2
-    """Training processes in parallel."""
+    """Labelling and training processes in parallel."""
     out: Path = Path("results/embodied-judges")
     """Directory of the page (new or empty, or an earlier judge sweep with --overwrite)."""
     overwrite: bool = False
@@ -89,6 +90,8 @@ class JudgeSweepConfig:
         check_fields(self)
         if not self.envs or not self.accuracies or not self.schemes:
             raise ValueError("JudgeSweepConfig: envs, accuracies and schemes need a value each")
+        for spec in self.accuracy_judges:
+            check_judge_spec(spec, "JudgeSweepConfig.accuracy_judges (--accuracy-judges)")
 
     def judge_specs(self) -> tuple[str, ...]:
         """``calibrated:ACC`` for every accuracy, and ``calibrated:ACC:RHO`` when rho > 0."""
@@ -257,12 +260,8 @@ def judge_accuracy(spec: str, train: Path, n_prompts: int, steps: int, seed: int
     ratings = np.array([np.nan if r is None else r for r in table.parsed(parse_rating)])
     agree = float(np.mean(ratings[table.index] == right[picked][:, None]))
     share = float(np.unique(right[picked], return_counts=True)[1].max() / len(picked))
-    return {
-        "agreement": agree,
-        "accuracy": (agree - 0.2) / 0.8,
-        "steps": len(picked),
-        "constant_accuracy": (share - 0.2) / 0.8,
-    }
+    return {"agreement": agree, "accuracy": (agree - 0.2) / 0.8, "steps": len(picked),
+            "constant_accuracy": (share - 0.2) / 0.8}  # fmt: skip
 
 
 def run_env(

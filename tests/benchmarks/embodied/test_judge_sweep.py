@@ -108,3 +108,5 @@ def test_judge_specs_name_every_accuracy_and_the_correlated_judge() -> None:
     assert JudgeSweepConfig(rho=0.0).judge_specs()[-1] == "calibrated:1"
     with pytest.raises(ValueError, match="accuracies"):
         JudgeSweepConfig(accuracies=())
+    with pytest.raises(ValueError, match="--accuracy-judges"):
+        JudgeSweepConfig(accuracy_judges=("embeding",))
