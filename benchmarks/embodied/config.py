@@ -257,13 +257,15 @@ class EmbodiedBenchConfig:
     (rewardgym.envs.trajectories.variants): few successes, the skill in the failures."""
     judge: str = "embedding"
     """Judge of the COREN labelling: embedding, embedding:hashing, hf:smollm2-135m, hf:PATH (a
-    local model folder) or openai:URL (an OpenAI-compatible server)."""
+    local model folder), openai:URL (an OpenAI-compatible server), or calibrated:ACC or
+    calibrated:ACC:RHO (the env's goal check, right with probability ACC)."""
     n_prompts: Annotated[int, AT_LEAST_1] = N_PROMPTS
     """Prompts per judge question (COREN: 5)."""
     quality_judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
     """Judges of the judges table, each probed on held-out abstract instructions (the
     labelling judge also gets its labelling cost and return-success correlation): any of
-    embedding, embedding:hashing, hf:smollm2-135m, hf:PATH, openai:URL."""
+    embedding, embedding:hashing, hf:smollm2-135m, hf:PATH, openai:URL, calibrated:ACC,
+    calibrated:ACC:RHO."""
     quality_states: Annotated[int, NON_NEGATIVE] = 200
     """Probe states per judge of the judges table (from quality_episodes episodes)."""
     quality_hf_states: Annotated[int, NON_NEGATIVE] = 24

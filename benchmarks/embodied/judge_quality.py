@@ -29,7 +29,7 @@ class Config:
     """Which judges to probe, on which instructions, at how many states."""
 
     judges: tuple[str, ...] = ("embedding", "hf:smollm2-135m")
-    """Judge specs (embedding | hf:NAME_OR_PATH | openai:URL)."""
+    """Judge specs (embedding | hf:NAME_OR_PATH | openai:URL | calibrated:ACC[:RHO])."""
     instructions: Literal["fine", "abstract"] = "abstract"
     """Held-out instruction split of Household-v1 whose episodes are probed."""
     layout: Literal["default", "shifted"] = "default"

@@ -99,6 +99,7 @@ def judge_dataset(
     embedder = judge_embedder(judge, embedder)
     prompts = tuple(prompts) if prompts is not None else load_prompts(config.n_prompts)
     start = time.perf_counter()
+    judge.bind(data)
     transitions = [episode_transitions(ep, data.action_names, data.env_id) for ep in data]
     if qa is None:
         qa = default_qa_bank(data, config, embedder)

@@ -34,8 +34,10 @@ class LabelConfig:
 
     judge: str = "embedding"
     """Judge: embedding (MiniLM sentence embeddings), embedding:hashing (fast, no model),
-    hf:smollm2-135m (the shipped small LLM), hf:PATH (a local model folder) or openai:URL (an
-    OpenAI-compatible server, e.g. openai:http://127.0.0.1:8000/v1)."""
+    hf:smollm2-135m (the shipped small LLM), hf:PATH (a local model folder), openai:URL (an
+    OpenAI-compatible server, e.g. openai:http://127.0.0.1:8000/v1), or calibrated:ACC or
+    calibrated:ACC:RHO (the env's goal check, right with probability ACC, errors correlated
+    RHO across prompts: a judge of known quality)."""
     coren: Annotated[CorenConfig, tyro.conf.arg(name="")] = field(default_factory=CorenConfig)
     openai: OpenAIJudgeConfig = field(default_factory=OpenAIJudgeConfig)
     """Settings of an openai:URL judge (refused for other judges)."""

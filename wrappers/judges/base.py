@@ -145,6 +145,9 @@ class Judge(ABC):
         self.stats.add(calls=len(requests), failures=failures, seconds=seconds)
         return answers
 
+    def bind(self, data: Any) -> None:  # noqa: B027  (a hook: most judges read no data set)
+        """Read the data set about to be judged; a judge that answers from its simulator does."""
+
     def cache_inputs(self, request: JudgeRequest) -> Any:
         """What this judge's answer depends on, for the cache key (LLM judges: the prompt text)."""
         return request.text()

@@ -1,4 +1,4 @@
-"""Build a judge from its command-line spec: ``embedding``, ``hf:NAME``, ``hf:PATH`` or ``openai:URL``."""
+"""Build a judge from its command-line spec: ``embedding``, ``hf:NAME``, ``hf:PATH``, ``openai:URL`` or ``calibrated:ACC``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ JUDGE_SPECS: tuple[str, ...] = (
     "hf:smollm2-135m",
     "hf:PATH",
     "openai:URL",
+    "calibrated:ACC",
+    "calibrated:ACC:RHO",
 )
 
 
@@ -27,12 +29,21 @@ def check_judge_spec(spec: str, option: str = "--judge") -> None:
 
     ``ValueError`` names ``option``, the value and the valid forms: ``embedding`` (or
     ``embedding:minilm`` / ``embedding:hashing``), ``hf:NAME`` of a pretrained model or
-    ``hf:PATH`` of a folder holding ``config.json``, and ``openai:URL`` with an http(s) URL.
+    ``hf:PATH`` of a folder holding ``config.json``, ``openai:URL`` with an http(s) URL, and
+    ``calibrated:ACC`` / ``calibrated:ACC:RHO`` with numbers in [0, 1].
     """
     from rewardgym.pretrained import PRETRAINED, is_pretrained
 
     kind, _, arg = spec.partition(":")
     if kind == "embedding" and arg in ("", "minilm", "hashing"):
+        return
+    if kind == "calibrated":
+        from rewardgym.wrappers.judges.calibrated import parse_calibrated
+
+        try:
+            parse_calibrated(spec)
+        except ValueError as err:
+            raise ValueError(f"{option} {spec!r}: {err}") from None
         return
     if kind == "hf" and arg:
         if is_pretrained(arg) or (Path(arg).expanduser() / "config.json").is_file():
@@ -63,8 +74,9 @@ def make_judge(
     """The judge named by ``spec``; ``openai`` and ``hf`` hold the settings of those judges.
 
     ``hf:NAME`` is a model of ``rewardgym.pretrained.PRETRAINED`` (converted once from its
-    package), ``hf:PATH`` a local model folder. Settings for a judge of another kind are
-    refused, never silently ignored.
+    package), ``hf:PATH`` a local model folder; ``calibrated:ACC[:RHO]`` a judge of known
+    accuracy (``rewardgym.wrappers.judges.calibrated``), bound to its data set when it labels.
+    Settings for a judge of another kind are refused, never silently ignored.
     """
     kind, _, arg = spec.partition(":")
     if openai is not None and kind != "openai":
@@ -84,6 +96,11 @@ def make_judge(
         from rewardgym.wrappers.judges.openai import OpenAIJudge
 
         return OpenAIJudge(arg, openai)
+    if kind == "calibrated":
+        from rewardgym.wrappers.judges.calibrated import CalibratedJudge, parse_calibrated
+
+        accuracy, rho = parse_calibrated(spec)
+        return CalibratedJudge(accuracy, rho)
     raise ValueError(f"unknown judge spec {spec!r}: use one of {', '.join(JUDGE_SPECS)}")
 
 

@@ -291,6 +291,7 @@ def probe_judge(
     No labelling: the return-success correlation is NaN and the cost columns are the
     probe's own, per 1,000 probe states (every action rated by every prompt at each).
     """
+    judge.bind(data)
     states = probe_states(data, max_states=max_states, seed=seed)
     ensemble = Ensemble(
         judge, load_prompts(n_prompts), CorenConfig(n_prompts=n_prompts), JudgeCache(None)

@@ -1,0 +1,112 @@
+"""A tiny-budget calibrated-judge page on both envs: every stage, its rows, pairs and figure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewardgym.agents.evaluation.household import EvalConfig
+from rewardgym.agents.offline.config import OfflineConfig
+from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
+from rewardgym.benchmarks.embodied.judge_page import smallest_paying_accuracy
+from rewardgym.benchmarks.embodied.judge_sweep import (
+    JudgeSweepConfig,
+    env_bench,
+    run_judge_sweep,
+)
+from rewardgym.envs import VIRTUALHOME_ID
+from rewardgym.envs.trajectories.config import CollectConfig
+
+TRAINING = OfflineConfig(n_steps=10, batch_size=16, hidden_units=(16,))
+
+
+def tiny(env: str) -> EmbodiedBenchConfig:
+    """One training seed, a few trajectories and episodes, two prompts."""
+    if env == "virtualhome":
+        collect = CollectConfig(env=VIRTUALHOME_ID, episodes=10)
+        evaluation = EvalConfig(env_id=VIRTUALHOME_ID, splits=("fine",), tasks=(0, 1),
+                                instructions_per_task=1)  # fmt: skip
+    else:
+        collect = CollectConfig(episodes=12)
+        evaluation = EvalConfig(splits=("fine",), tasks=(0, 11), instructions_per_task=1)
+    return env_bench(JudgeSweepConfig(preset="demo"), env).replace(
+        collect=collect,
+        n_prompts=2,
+        training=TRAINING,
+        seeds=(0,),
+        evaluation=evaluation,
+        bootstrap=50,
+        workers=1,
+    )
+
+
+def test_tiny_sweep_writes_rows_pairs_and_the_figure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path / "home"))
+    config = JudgeSweepConfig(
+        accuracies=(0.0, 1.0),
+        rho=0.5,
+        rho_accuracy=0.5,
+        accuracy_judges=("embedding:hashing",),
+        accuracy_steps=40,
+        qa_pairs=6,
+        embedder="hashing",
+        workers=2,  # labelling and training in two processes each
+        out=tmp_path / "out",
+    )
+    benches = {env: tiny(env) for env in config.envs}
+    payload = run_judge_sweep(config, benches=benches, quiet=True)
+    out = tmp_path / "out"
+    for name in ("results.json", "results.md", "judges.png"):
+        assert (out / name).stat().st_size > 0, name
+    saved = json.loads((out / "results.json").read_text())
+    assert set(saved["envs"]) == {"household", "virtualhome"}
+    for env in saved["envs"].values():
+        rows = env["rows"]
+        names = [r["row"] for r in rows]
+        assert names[:2] == ["cql/sparse", "cql/perfect-judge"]
+        specs = ("calibrated:0", "calibrated:1", "calibrated:0.5:0.5")
+        assert len(rows) == 2 + 3 * len(specs)
+        assert {r["judge"] for r in rows} == {None, *specs}
+        sparse = rows[0]
+        assert sparse["minus_sparse"] == 0.0 and sparse["minus_sparse_ci"] == [0.0, 0.0]
+        for r in rows:
+            low, high = r["minus_sparse_ci"]
+            assert low <= r["minus_sparse"] <= high
+        measured = env["measured_accuracy"]["embedding:hashing"]
+        assert measured["steps"] == 40
+        assert measured["accuracy"] == pytest.approx((measured["agreement"] - 0.2) / 0.8)
+        assert -0.25 <= measured["constant_accuracy"] <= 1.0
+        assert env["meta"]["agents"] == len(rows)
+        labels = env["meta"]["labels"]["judges"]
+        assert set(labels) == set(specs) and all(v["twin_conflicts"] >= 0 for v in labels.values())
+    markdown = (out / "results.md").read_text()
+    assert "calibrated:0.5:0.5" in markdown and "judges.png" in markdown
+    assert payload["envs"]["household"]["rows"] == saved["envs"]["household"]["rows"]
+
+
+def test_smallest_paying_accuracy_reads_coren_rows_without_correlation() -> None:
+    def row(acc: float, rho: float, low: float, scheme: str = "coren") -> dict:
+        return {"split": "fine", "scheme": scheme, "accuracy": acc, "rho": rho,
+                "minus_sparse_ci": [low, low + 5]}  # fmt: skip
+
+    rows = [row(0.25, 0.0, -3), row(0.5, 0.0, 1), row(1.0, 0.0, 2), row(0.25, 0.5, 4),
+            row(0.25, 0.0, 3, "average")]  # fmt: skip
+    assert smallest_paying_accuracy(rows, "fine") == 0.5
+    assert smallest_paying_accuracy(rows[:1], "fine") is None
+
+
+def test_judge_specs_name_every_accuracy_and_the_correlated_judge() -> None:
+    config = JudgeSweepConfig()
+    assert config.judge_specs() == (
+        "calibrated:0", "calibrated:0.25", "calibrated:0.5", "calibrated:0.75", "calibrated:1",
+        "calibrated:0.75:0.5",
+    )  # fmt: skip
+    assert JudgeSweepConfig(rho=0.0).judge_specs()[-1] == "calibrated:1"
+    with pytest.raises(ValueError, match="accuracies"):
+        JudgeSweepConfig(accuracies=())
+    with pytest.raises(ValueError, match="--accuracy-judges"):
+        JudgeSweepConfig(accuracy_judges=("embeding",))
