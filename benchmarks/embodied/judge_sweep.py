@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -33,6 +33,7 @@ import numpy as np
 import tyro
 
 from rewardgym.benchmarks.embodied.judge_page import PERFECT, SPARSE, write_page
+from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions, Unit, run_units
 from rewardgym.bounds import AT_LEAST_1, SEED, between, check_fields
 from rewardgym.wrappers.judges.factory import check_judge_spec
 
@@ -84,6 +85,8 @@ class JudgeSweepConfig:
     """Directory of the page (new or empty, or an earlier judge sweep with --overwrite)."""
     overwrite: bool = False
     """Run again into an earlier judge sweep's --out (its data sets are made anew)."""
+    runner: RunnerArg = field(default_factory=RunnerOptions)
+    """Where the labelling and training units run (here, or on Ray: docs/cluster.md)."""
 
     def __post_init__(self) -> None:
         """Refuse empty settings and numbers out of range, naming the field."""
@@ -199,7 +202,8 @@ def label_judges(
         qa_pairs=config.qa_pairs,
     )
     tic = time.perf_counter()
-    qa = root / "qa.jsonl"  # one structural QA bank for every judge
+    qa = root / "qa" / "qa.jsonl"  # one structural QA bank for every judge (a folder to ship)
+    qa.parent.mkdir(parents=True, exist_ok=True)
     data = TrajectoryDataset.from_dir(train)
     default_qa_bank(data, coren, shared_embedder(config.embedder)).to_jsonl(qa)
     meta: dict[str, Any] = {"qa_seconds": time.perf_counter() - tic}
@@ -209,17 +213,15 @@ def label_judges(
         for spec in config.judge_specs()
     ]  # fmt: skip
     tic = time.perf_counter()
-    if config.workers <= 1:
-        done = [label_one(job) for job in jobs]
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
-            done = list(pool.map(label_one, jobs))
+    units = [
+        Unit(f"label-{Path(job.target).name}", label_one, (job,), root=root,
+             inputs=(train, root / "qa"), outputs=(Path(job.target),))
+        for job in jobs
+    ]  # fmt: skip
+    done = run_units(units, config.runner, root, workers=config.workers,
+                     desc="label", quiet=quiet)  # fmt: skip
     meta["label_seconds"] = time.perf_counter() - tic
-    meta["judges"] = {d.pop("spec"): d for d in done}
+    meta["judges"] = {d.pop("spec"): d for d in done.values()}
     datasets: dict[str, Path] = {}
     for job in jobs:
         for scheme in config.schemes:
@@ -270,7 +272,7 @@ def run_env(
     """Every row of one env (``bench``: its settings): data, labels, agents, paired figures."""
     from rewardgym.benchmarks.embodied.config import Row
     from rewardgym.benchmarks.embodied.data import collect, label_perfect_judge
-    from rewardgym.benchmarks.embodied.suite import TrainTask, _run_tasks, offline_config
+    from rewardgym.benchmarks.embodied.suite import TrainTask, _units, offline_config
 
     env = bench.collect.env
     start = time.perf_counter()
@@ -288,7 +290,8 @@ def run_env(
             key = re.sub(r"[^0-9a-z]+", "-", f"{env.lower()}-{name}-{seed}")
             tasks[(name, seed)] = TrainTask(key, str(dataset), offline, bench.evaluation)
     tic = time.perf_counter()
-    results = _run_tasks(list(tasks.values()), config.workers, quiet)
+    results = run_units(_units(list(tasks.values()), root), config.runner, root,
+                        workers=config.workers, desc="train + evaluate", quiet=quiet)  # fmt: skip
     meta["train_and_evaluate_seconds"] = time.perf_counter() - tic
     meta["agents"] = len(tasks)
     rows = paired_rows(config, bench, tasks, results)
@@ -356,7 +359,7 @@ def run_judge_sweep(
     from rewardgym.agents.offline.agent import quiet_d3rlpy_logs
     from rewardgym.outputs import claim_output, release_output
 
-    root = claim_output(config.out, OUTPUT_KIND, overwrite=config.overwrite)
+    root = claim_output(config.out, OUTPUT_KIND, overwrite=config.overwrite or config.runner.resume)
     try:
         quiet_d3rlpy_logs()
         start = time.perf_counter()
