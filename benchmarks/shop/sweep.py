@@ -7,22 +7,26 @@ shop`` does (:class:`~rewardgym.benchmarks.shop.data.SuiteData`), builds the def
 tokenizer trained on the non-validation training sessions, shared by candidates whose model
 settings agree), trains the SFT row (:func:`~rewardgym.agents.llm.sft.train_sft`) and scores it
 on the first ``--validation-sessions`` sessions of the validation split (never the test split)
-at each temperature, with a 95% bootstrap interval over sessions. ``baseline/frequency``,
-fitted on the same training sessions, is scored on the same validation steps. Prints and writes
-(``sweep.json``, ``sweep.md`` under ``--out``, each atomically; ``--out`` is claimed first, as the
-suites claim theirs) one row per candidate and temperature: validation exact match and its
-interval, type accuracy, click and type_and_submit exact match, training seconds and SFT
-examples per second. The JSON is rewritten after every candidate, and a rerun with
-``--overwrite`` reuses every candidate whose settings have not changed.
+at each temperature, with a 95% bootstrap interval over sessions, once per training seed
+(``--seeds``). ``baseline/frequency``, fitted on the same training sessions, is scored on the
+same validation steps. Prints and writes (``sweep.json``, ``sweep.md`` under ``--out``, each
+atomically; ``--out`` is claimed first, as the suites claim theirs) one row per candidate, seed
+and temperature: validation exact match and its interval, type accuracy, exact match per action
+type, the predicted action-type shares beside the truth's, and training seconds; then the paired
+differences (:mod:`~rewardgym.benchmarks.shop.recipe_pairs`: seed k against seed k on the same
+steps) of every candidate against ``--reference`` and against the lookup, and the winner: the
+best candidate whose paired gain over the reference excludes 0, if any. The JSON is rewritten
+after every candidate, and a rerun with ``--overwrite`` reuses every candidate whose settings
+have not changed.
 
 Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
 element ids, width, depth, vocabulary, examples, epochs, learning rate, warm-up and three
 recipes: the action before the rationale, the lookup's prediction as a line of the prompt
 (the lookup fitted on the training sessions only), and a tokenizer that splits element names
-into their words. The quick
-sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop.sweep
---preset quick --candidates baseline element-ids ...``; the defaults are a toy run (tiny preset,
-two candidates).
+into their words. The paired recipe comparison, alone on the cores: ``python -m
+rewardgym.benchmarks.shop.sweep --preset cpu --workers 2 --seeds 0 1 2 --temperatures 0.2
+--candidates baseline action-first split-names lookup-hint --reference baseline`` (baseline on
+the cpu preset is the cpu recipe); the defaults are a toy run (tiny preset, two candidates).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import hashlib
 import itertools
 import json
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,14 +49,24 @@ from rewardgym.agents.llm.dataset import DataArg, StepRow, row_actions, sample_r
 from rewardgym.atomic import write_atomic, write_json_atomic
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData
+from rewardgym.benchmarks.shop.recipe_pairs import (
+    choose_winner,
+    hits_of,
+    paired_lines,
+    render_pairs,
+)
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
 from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
+from rewardgym.envs.shopping.schema import actions_match
 from rewardgym.errors import UserError
 from rewardgym.outputs import claim_output, releases_outputs
 
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
+
+TYPES = ("click", "type_and_submit", "terminate")
+"""The action types whose predicted and true shares every row reports."""
 
 PROG = "python -m rewardgym.benchmarks.shop.sweep"
 """How this script names itself in --help and in the one line of a refusal."""
@@ -181,8 +196,8 @@ class Sweep:
             )
         return self.datas[config.train_sessions]
 
-    def base_model(self, config: BenchConfig, data: SuiteData) -> Path:
-        """The named model, or the default model for these model settings (built once)."""
+    def base_model(self, config: BenchConfig, data: SuiteData, seed: int) -> Path:
+        """The named model, or the default model for these model settings and seed (built once)."""
         if config.model is not None:
             from rewardgym.pretrained import resolve_model
 
@@ -190,29 +205,30 @@ class Sweep:
         from rewardgym.agents.llm.model import create_default_model
         from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-        path = self.out / "bases" / _key((config.default_model, self.args.seed))
+        path = self.out / "bases" / _key((config.default_model, seed))
         if not (path / "config.json").is_file():
             log, train = resolve_sessions(data.data, "train")
             held = set(data.positions("validation"))
             sessions = [s for k, s in enumerate(train) if k not in held]
-            create_default_model(path, log, sessions, config.default_model, seed=self.args.seed)
+            create_default_model(path, log, sessions, config.default_model, seed=seed)
         return path
 
-    def folder(self, name: str) -> Path:
-        """Where candidate ``name``'s trained model and result live."""
-        return self.out / "candidates" / name.replace("/", "__")
+    def folder(self, name: str, seed: int) -> Path:
+        """Where candidate ``name``'s trained model and result of training seed ``seed`` live."""
+        return self.out / "candidates" / name.replace("/", "__") / f"seed-{seed}"
 
     def candidate(
-        self, name: str, changes: Mapping[str, object], config: BenchConfig
+        self, name: str, changes: Mapping[str, object], config: BenchConfig, seed: int
     ) -> list[dict[str, Any]]:
-        """Train the candidate's SFT row and score it on validation at every temperature."""
+        """Train the candidate's SFT row with ``seed`` and score it on validation at every
+        temperature and decoding."""
         from rewardgym.agents.llm.model import load_tokenizer
         from rewardgym.agents.llm.sft import train_sft
 
         args = self.args
-        folder = self.folder(name)
+        folder = self.folder(name, seed)
         signature = _key(
-            (config, args.seed, args.validation_sessions, self.temperatures(), args.decodings)
+            (config, seed, args.validation_sessions, self.temperatures(), args.decodings)
         )
         done = folder / "result.json"
         if done.is_file():
@@ -222,13 +238,11 @@ class Sweep:
         kind, prompt = model_prompt(config)
         clock = time.perf_counter()
         data = self.data(config)
-        base = self.base_model(config, data)
+        base = self.base_model(config, data, seed)
         base_s, clock = time.perf_counter() - clock, time.perf_counter()
         tokenizer = load_tokenizer(base)
-        sft = dataclasses.replace(config.sft, seed=args.seed)
-        train = sample_rows(
-            data.rows(base, tokenizer, prompt, "train"), sft.max_examples, args.seed
-        )
+        sft = dataclasses.replace(config.sft, seed=seed)
+        train = sample_rows(data.rows(base, tokenizer, prompt, "train"), sft.max_examples, seed)
         valid = data.rows(base, tokenizer, prompt, "validation", args.validation_sessions)
         prompts_s = time.perf_counter() - clock
         result = train_sft(
@@ -239,16 +253,18 @@ class Sweep:
             max_length=prompt.max_prompt_tokens + config.sampling.max_new_tokens,
             progress=self.progress,
             model_kind=kind,
-            run=f"sweep candidate {name!r}",
+            run=f"sweep candidate {name!r} (seed {seed})",
         )
         examples = len(train) * sft.epochs
         rows = []
         for temperature, decoding in itertools.product(self.temperatures(), args.decodings):
             start = time.perf_counter()
-            scored = self.score(result.path, config, prompt, valid, temperature, decoding)
+            scored = self.score(result.path, config, prompt, valid, temperature, decoding, seed)
             rows.append(
                 {
                     "candidate": name if decoding == "free" else constrained_name(name),
+                    "seed": seed,
+                    "train_sessions": config.train_sessions,
                     "changes": dict(changes),
                     "temperature": temperature,
                     "decoding": decoding,
@@ -274,12 +290,14 @@ class Sweep:
         rows: list[StepRow],
         temperature: float,
         decoding: Decoding = "free",
+        seed: int = 0,
     ) -> ShopEvaluation:
-        """Generate for ``rows`` at ``temperature`` and score as the env would (ids resolved)."""
+        """Generate for ``rows`` at ``temperature`` with sampling seed ``seed`` and score as the
+        env would (ids resolved)."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
         sampling = dataclasses.replace(config.sampling, temperature=temperature, decoding=decoding)
-        policy = LLMPolicy.from_path(path, prompt, sampling, seed=self.args.seed)
+        policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed)
         actions = row_actions(rows) if decoding == "constrained" else None
         texts = policy.complete([r.prompt for r in rows], actions)
         return score_outputs(
@@ -296,7 +314,8 @@ class Sweep:
         train_sessions = len(self.data(config).positions("train"))
         return {
             "candidate": f"baseline/frequency ({train_sessions} training sessions)",
-            "train_sessions": train_sessions,
+            "train_sessions": config.train_sessions,
+            "sessions_fitted": train_sessions,
             **_figures(result, self.args.bootstrap_samples),
         }
 
@@ -334,6 +353,12 @@ class Sweep:
                 f"--candidates {' '.join(unknown)}: no such candidate; choose from "
                 f"{', '.join(CANDIDATES)} or add one with --extra NAME:FIELD=VALUE"
             )
+        reference = self.args.reference
+        if reference is not None and reference not in names:
+            raise ValueError(
+                f"--reference {reference}: not among the chosen candidates "
+                f"({', '.join(dict.fromkeys(names)) or 'none'}); name one of them"
+            )
         return [
             (n, table[n], apply_changes(self.base_config, n, table[n]))
             for n in dict.fromkeys(names)
@@ -356,46 +381,73 @@ class Sweep:
         }
 
     def report(self) -> dict[str, Any]:
-        """results as JSON and the Markdown table; written to ``out`` atomically."""
+        """results as JSON and the Markdown tables; written to ``out`` atomically."""
         args = self.args
         steps = {row["n"] for row in [*self.rows, *self.lookups]}
+        shares = [f"predicted_share_{t}" for t in TYPES] + [f"truth_share_{t}" for t in TYPES]
         table = markdown_table(
             [*self.rows, *self.lookups],
             [
                 "candidate",
+                "seed",
                 "temperature",
                 "exact",
                 "type_accuracy",
                 "exact_click",
                 "exact_type_and_submit",
+                "exact_terminate",
+                *shares,
                 "train_s",
-                "examples_per_s",
             ],
             headers=[
                 "candidate",
+                "seed",
                 "T",
                 "exact match [95% CI]",
                 "type acc.",
                 "click exact",
-                "type_and_submit exact",
+                "type exact",
+                "terminate exact",
+                "pred click %",
+                "pred type %",
+                "pred terminate %",
+                "truth click %",
+                "truth type %",
+                "truth terminate %",
                 "train s",
-                "examples/s",
             ],
             digits=1,
         )
+        lookups = {row["train_sessions"]: hits_of(row["hits"]) for row in self.lookups}
+        pairs = [
+            line
+            for size, lookup in lookups.items()
+            for line in paired_lines(
+                [r for r in self.rows if r["train_sessions"] == size],
+                lookup,
+                args.reference,
+                samples=args.bootstrap_samples,
+            )
+        ]
+        winner = choose_winner(pairs, args.reference)
         markdown = (
             f"# Shop SFT sweep ({args.preset}), validation split\n\n"
-            f"Seed {args.seed}; {args.validation_sessions or 'all'} validation sessions "
+            f"Seeds {', '.join(str(k) for k in args.seeds)}; "
+            f"{args.validation_sessions or 'all'} validation sessions "
             f"({', '.join(str(s) for s in sorted(steps))} steps); percent, 95% bootstrap "
-            "intervals over sessions.\n\n" + table + "\n"
+            "intervals over sessions; predicted and true action-type shares of the scored "
+            "steps.\n\n" + table + "\n\n" + render_pairs(pairs, args.reference, winner)
         )
         results = {
             "preset": args.preset,
-            "seed": args.seed,
+            "seeds": list(args.seeds),
+            "reference": args.reference,
             "validation_sessions": args.validation_sessions,
             "temperatures": list(self.temperatures()),
             "rows": self.rows,
             "lookup": self.lookups,
+            "pairs": pairs,
+            "winner": winner,
             "markdown": markdown,
             "meta": self.meta(),
         }
@@ -431,8 +483,14 @@ def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     metrics = result.metrics
     interval = bootstrap_intervals([result.records], "natural", samples=samples)
     lo, hi = interval.get("exact_match", [float("nan"), float("nan")])
+    truth = Counter(r.truth.type for r in result.records)
     return {
         "n": result.steps,
+        "hits": [
+            [r.session, r.step, int(actions_match(r.prediction, r.truth))] for r in result.records
+        ],
+        **{f"predicted_share_{t}": metrics.predicted_type_share.get(t, 0.0) for t in TYPES},
+        **{f"truth_share_{t}": 100.0 * truth[t] / max(1, result.steps) for t in TYPES},
         "exact_match": metrics.exact_match,
         "exact_match_ci": [lo, hi],
         "exact": f"{metrics.exact_match:.1f} [{lo:.1f}, {hi:.1f}]",
@@ -460,12 +518,13 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
                 f"{config.train_sessions}); use a larger preset or more training sessions"
             )
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
-    if args.workers > 1 and len(chosen) > 1:
+    if args.workers > 1 and len(chosen) * len(args.seeds) > 1:
         _run_in_workers(sweep, chosen, data)
         return sweep.report()
     for name, changes, config in chosen:
-        sweep.rows.extend(sweep.candidate(name, changes, config))
-        sweep.report()
+        for seed in args.seeds:
+            sweep.rows.extend(sweep.candidate(name, changes, config, seed))
+            sweep.report()
     return sweep.report()
 
 
@@ -476,18 +535,19 @@ def _candidate_in_worker(
     name: str,
     changes: dict[str, object],
     config: BenchConfig,
+    seed: int,
 ) -> list[dict[str, Any]]:
-    """One candidate in a spawned worker process, on one torch thread."""
+    """One candidate's seed in a spawned worker process, on one torch thread."""
     import torch
 
     torch.set_num_threads(1)  # the workers share the cores: one thread each
-    return Sweep(args, out, data, progress=False).candidate(name, changes, config)
+    return Sweep(args, out, data, progress=False).candidate(name, changes, config, seed)
 
 
 def _run_in_workers(
     sweep: Sweep, chosen: list[tuple[str, dict[str, object], BenchConfig]], data: DataArg
 ) -> None:
-    """Every candidate in ``args.workers`` spawned processes; rows kept in the chosen order.
+    """Every candidate's seed in ``args.workers`` spawned processes; rows kept in the chosen order.
 
     The base models are built here first, so no two workers write the same folder; the report
     is rewritten as each candidate finishes (a stopped sweep keeps what it finished).
@@ -495,19 +555,25 @@ def _run_in_workers(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    seeds = sweep.args.seeds
     for _, _, config in chosen:
-        sweep.base_model(config, sweep.data(config))
-    done: dict[str, list[dict[str, Any]]] = {}
+        for seed in seeds:
+            sweep.base_model(config, sweep.data(config), seed)
+    done: dict[tuple[str, int], list[dict[str, Any]]] = {}
     context = multiprocessing.get_context("spawn")
-    workers = min(sweep.args.workers, len(chosen))
+    workers = min(sweep.args.workers, len(chosen) * len(seeds))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = {
-            pool.submit(_candidate_in_worker, sweep.args, sweep.out, data, n, dict(c), cfg): n
+            pool.submit(_candidate_in_worker, sweep.args, sweep.out, data, n, dict(c), cfg, k): (
+                n,
+                k,
+            )
             for n, c, cfg in chosen
+            for k in seeds
         }
         for future in as_completed(futures):
             done[futures[future]] = future.result()
-            sweep.rows = [row for n, _, _ in chosen for row in done.get(n, [])]
+            sweep.rows = [row for n, _, _ in chosen for k in seeds for row in done.get((n, k), [])]
             sweep.report()
 
 
@@ -525,8 +591,13 @@ class Config:
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset
     (e.g. ids-wide:prompt.element_ids=true,default_model.hidden_size=256)."""
-    seed: Annotated[int, SEED] = 0
-    """Seed of every candidate's model, data order and sampling."""
+    seeds: tuple[Annotated[int, SEED], ...] = (0,)
+    """Training seeds: each candidate trains and is scored once per seed (its model, data
+    order and sampling); seed k of a candidate is paired with seed k of the reference."""
+    reference: str | None = None
+    """The candidate every other one is paired against, seed k with seed k on the same
+    validation steps (e.g. baseline with --preset cpu: the cpu recipe); a winner is named only
+    when its paired gain's interval excludes 0. None: pairs against the lookup only."""
     validation_sessions: Annotated[int, AT_LEAST_1] | None = 100
     """Validation sessions scored (None: all of them); the same for every row."""
     temperatures: Annotated[tuple[float, ...], NON_NEGATIVE] | None = None
