@@ -12,7 +12,7 @@ policy that wins by always taking the common branch shows up beside one that bra
 wrong. A second table breaks the gold ``type_and_submit`` steps down by what they type (the
 session's first search, a search again, a promo code; :func:`typed_queries`): how often each
 policy typed, into the right field, the exact or a similar text, how many of the gold text's
-words it typed, and whether the gold text was in the prompt at all. A sweep run over several
+words it typed, and how many of them the prompt shows. A sweep run over several
 seeds is broken down on its first seed's models. Writes ``breakdown.json`` and
 ``breakdown.md`` under ``--out`` (claimed first, as the suites claim theirs; ``record_results``
 turns it into a page). The test split is never read.
@@ -43,7 +43,6 @@ from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import NON_NEGATIVE, check_fields, undefined_as_null
 from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
 from rewardgym.envs.shopping.canonical import (
-    canonical_text,
     canonical_tokens,
     same_text,
     similar_text,
@@ -116,8 +115,8 @@ def typed_queries(
 ) -> dict[str, dict[str, float]]:
     """Per :func:`query_kind` of the gold typed steps: how many, and in percent of them how
     often the policy typed, into the right field, the exact text, the paper's similar text; the
-    mean share of the gold text's words the typed text has; and how often the gold text is
-    in the prompt at all (a policy could copy it)."""
+    mean share of the gold text's words the typed text has, and the mean share of them the
+    prompt shows (what a policy could copy)."""
     found: dict[str, list[list[float]]] = {}
     for row, record in zip(rows, records, strict=True):
         truth = record.truth
@@ -129,7 +128,8 @@ def typed_queries(
         text = predicted.text if typed else ""  # type: ignore[union-attr]
         gold = set(canonical_tokens(truth.text))
         words = len(gold & set(canonical_tokens(text))) / len(gold) if gold else 0.0
-        copyable = canonical_text(truth.text) in canonical_text(row.prompt)
+        shown = set(canonical_tokens(row.prompt))
+        copyable = len(gold & shown) / len(gold) if gold else 0.0
         exact = field and same_text(text, truth.text)
         similar = field and similar_text(text, truth.text)
         found.setdefault(query_kind(row), []).append(
@@ -163,7 +163,7 @@ def render_typed(columns: Mapping[str, Mapping[str, Mapping[str, float]]]) -> st
             "exact text %",
             "similar text %",
             "gold words typed %",
-            "gold text in prompt %",
+            "gold words in prompt %",
         ],
         digits=1,
     )
@@ -305,7 +305,7 @@ TYPED_HEAD = (
     "## Typed queries\n\nPer kind of gold type_and_submit step (first search of the session, "
     "a search again, a promo code): percent of its steps where the model typed, into the right "
     "field, the exact text (canonical), a similar text (the paper's rule), the mean share of "
-    "the gold text's words it typed, and how often the gold text is in the prompt at all.\n\n"
+    "the gold text's words it typed, and the mean share of them the prompt shows.\n\n"
 )
 
 

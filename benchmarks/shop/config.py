@@ -153,11 +153,15 @@ def _quick() -> BenchConfig:
         ),
         prompt=PromptConfig(max_prompt_tokens=384, instructions=False),
         sampling=SamplingConfig(max_new_tokens=64, batch_size=64),
+        # Every training row at 1e-3 (the cpu recipe), not 1,200 rows at 2e-3: at that size the
+        # model's action type is its training marginal whatever the page or rationale (P(terminate)
+        # 0.11 on a thank-you page after the gold "Order placed, I'm done shopping."), so decoding
+        # at the chosen 0.2 never ends a session (issue 50). About 3.3x the SFT time.
         sft=SFTRunConfig(
             epochs=1.0,
-            learning_rate=2e-3,
+            learning_rate=1e-3,
             pretrained_learning_rate=5e-5,
-            max_examples=1200,
+            max_examples=None,
             warmup_ratio=0.05,
         ),
         grpo=GRPORunConfig(
@@ -217,7 +221,6 @@ def _cpu() -> BenchConfig:
     return dataclasses.replace(
         quick,
         name="cpu",
-        sft=dataclasses.replace(quick.sft, max_examples=None, learning_rate=1e-3),
         grpo=dataclasses.replace(quick.grpo, steps=80, num_generations=8, prompts_per_step=2),
         validation_sessions=40,
         eval_sessions=200,

@@ -81,9 +81,9 @@ CANDIDATES: dict[str, dict[str, object]] = {
     "wide-256": {"default_model.hidden_size": 256, "default_model.intermediate_size": 704},
     "deep-6": {"default_model.num_layers": 6},
     "vocab-8192": {"default_model.vocab_size": 8192},
-    "examples-2400": {"sft.max_examples": 2400},
+    "examples-1200": {"sft.max_examples": 1200, "sft.learning_rate": 2e-3},
     "epochs-2": {"sft.epochs": 2.0},
-    "lr-1e-3": {"sft.learning_rate": 1e-3},
+    "lr-5e-4": {"sft.learning_rate": 5e-4},
     "lr-4e-3": {"sft.learning_rate": 4e-3},
     "warmup-0.2": {"sft.warmup_ratio": 0.2},
     "action-first": {"prompt.action_first": True},
@@ -483,7 +483,7 @@ def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     metrics = result.metrics
     interval = bootstrap_intervals([result.records], "natural", samples=samples)
     lo, hi = interval.get("exact_match", [float("nan"), float("nan")])
-    truth = Counter(r.truth.type for r in result.records)
+    truth: Counter[str] = Counter(r.truth.type for r in result.records)
     return {
         "n": result.steps,
         "hits": [
@@ -585,8 +585,8 @@ class Config:
     """The config every candidate starts from (quick: the real sweep; tiny: a toy run)."""
     candidates: tuple[str, ...] = ("baseline", "element-ids")
     """Built-in candidates to run, in order (see CANDIDATES in the module): baseline,
-    element-ids, element-ids-448, prompt-448, wide-256, deep-6, vocab-8192, examples-2400,
-    epochs-2, lr-1e-3, lr-4e-3, warmup-0.2, action-first, lookup-hint, split-names; all runs
+    element-ids, element-ids-448, prompt-448, wide-256, deep-6, vocab-8192, examples-1200,
+    epochs-2, lr-5e-4, lr-4e-3, warmup-0.2, action-first, lookup-hint, split-names; all runs
     every one of them."""
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset

@@ -46,7 +46,9 @@ def test_by_kind_counts_hits_of_each_gold_kind_and_predictions_of_each_kind() ->
 
 
 def test_typed_queries_say_what_the_typed_texts_get_wrong_by_kind() -> None:
-    search = 'Step 1 action: {"type": "type_and_submit", "name": "search_input", "text": "red lamp"}'
+    search = (
+        'Step 1 action: {"type": "type_and_submit", "name": "search_input", "text": "red lamp"}'
+    )
 
     def step(prompt: str, truth: ShopAction, predicted: ShopAction | None, at: int):
         return StepRow(prompt, "", 0, at, truth), StepRecord(0, at, truth, predicted)
@@ -66,7 +68,7 @@ def test_typed_queries_say_what_the_typed_texts_get_wrong_by_kind() -> None:
     first = table["first search"]
     assert first["steps"] == 2 and first["typed"] == 50.0 and first["right_field"] == 50.0
     assert first["exact_text"] == 0.0 and first["gold_words"] == pytest.approx(25.0)
-    assert first["gold_in_prompt"] == 0.0
+    assert first["gold_in_prompt"] == 0.0  # "home" shows none of the gold words
     again = table["search again"]  # the earlier query is in the prompt: copyable
     assert again["exact_text"] == 100.0 and again["gold_in_prompt"] == 100.0
     promo = table["promo code"]  # the right text in the wrong field is no match
