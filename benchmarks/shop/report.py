@@ -91,6 +91,33 @@ REFERENCE = "sft"
 """The row every other model row is compared with, step by step (``diff_vs_sft``)."""
 
 
+def type_shares(records: Sequence[StepRecord]) -> dict[str, dict[str, float]]:
+    """Percent of ``records`` whose prediction, and whose truth, is each action type."""
+    n = max(1, len(records))
+    return {
+        "predicted": {
+            t: 100.0 * sum(1 for r in records if r.prediction and r.prediction.type == t) / n
+            for t in TYPES
+        },
+        "truth": {t: 100.0 * sum(1 for r in records if r.truth.type == t) / n for t in TYPES},
+    }
+
+
+def _shares_note(choice: Mapping[str, Any] | None) -> str | None:
+    """The sft row's predicted action-type shares beside the truth's on the validation steps."""
+    found = (choice or {}).get("type_shares")
+    if not found:
+        return None
+    cells = [
+        f"T {t}: "
+        + ", ".join(f"{k} {v['predicted'][k]:.1f} (true {v['truth'][k]:.1f})" for k in TYPES)
+        for t, v in found.items()
+    ]
+    return (
+        "Predicted action-type shares of sft (seed 0) on validation, %: " + "; ".join(cells) + "."
+    )
+
+
 def _item_exact(
     runs: Sequence[Sequence[StepRecord]], protocol: Protocol
 ) -> dict[tuple[int, int], float]:
@@ -223,6 +250,9 @@ def build_rows(
         row: dict[str, Any] = {"method": method, "runs": len(records[method])}
         row.update(metrics)
         row["n_steps"] = len({(r.session, r.step) for r in pooled})
+        for kind in TYPES:
+            hits = sum(1 for r in pooled if r.truth.type == kind)
+            row[f"truth_share_{kind}"] = 100.0 * hits / len(pooled) if pooled else 0.0
         for key, interval in bootstrap_intervals(
             records[method], protocol, samples=samples
         ).items():
@@ -316,7 +346,8 @@ def unparsed_rows(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 def render_tables(
     rows: Sequence[Mapping[str, Any]], protocol: str, *, note: str | None = None
 ) -> str:
-    """Tables 2-5 (main results, per type, ablations, context and temperature) as Markdown.
+    """Tables 2-5 (main results, per type and predicted type shares beside the truth's,
+    ablations, context and temperature) as Markdown.
 
     ``note`` (e.g. :data:`SMOKE_NOTE`) is written under every table's heading.
     """
@@ -346,6 +377,12 @@ def render_tables(
             [m for m in methods if not m.startswith("shop-r1/temp-")],
             [*per_type, *share, "parse_rate"],
             per_type_heads,
+        ),
+        (
+            "Table 3b: predicted action-type shares beside the truth's (% of the row's steps)",
+            [m for m in methods if not m.startswith("shop-r1/temp-")],
+            [k for t in TYPES for k in (f"predicted_share_{t}", f"truth_share_{t}")],
+            [h for t in ("click", "type", "terminate") for h in (f"pred {t} %", f"true {t} %")],
         ),
         ("Table 4: ablations", ABLATIONS, compared, heads + paired),
         (
@@ -666,6 +703,9 @@ def _notes(
         f"Evaluation temperature {suite.temperature:g}, chosen on {suite.choice['steps'] if suite.choice else 0} "
         f"validation steps ({', '.join(f'{t:g}: {s:.1f}%' for t, s in (suite.choice or {}).get('candidates', {}).items())}).",
     ]
+    shares = _shares_note(suite.choice)
+    if shares:
+        lines.append(shares)
     if coverage:
         lines.append(
             "Prompt coverage over the test prompts: "
@@ -726,6 +766,7 @@ __all__ = [
     "row_rewards",
     "smoke_banner",
     "term_series",
+    "type_shares",
     "unparsed_rows",
     "write_report",
 ]

@@ -271,7 +271,9 @@ class Suite:
         """The candidate temperature with the best exact match of ``sft`` on the validation split."""
         candidates = self.config.temperature_candidates
         rows = self.rows(sft, method, "validation", self.config.validation_sessions)
-        scores = {}
+        from rewardgym.benchmarks.shop.report import type_shares
+
+        scores, shares = {}, {}
         for temperature in candidates:
             result = self.score(sft, method, rows, temperature, seed=0)
             if result.metrics.parse_rate == 0.0 and self.config.stop_when_unparsable:
@@ -281,8 +283,14 @@ class Suite:
                     "the SFT run wrecked the model (lower the learning rate)"
                 )
             scores[temperature] = result.metrics.exact_match
+            shares[f"{temperature:g}"] = type_shares(result.records)
         self.temperature = max(candidates, key=lambda t: (scores[t], -t))
-        self.choice = {"candidates": scores, "chosen": self.temperature, "steps": len(rows)}
+        self.choice = {
+            "candidates": scores,
+            "chosen": self.temperature,
+            "steps": len(rows),
+            "type_shares": shares,
+        }
         self.console.print(
             "temperature on validation: "
             + ", ".join(f"{t:g} -> {s:.1f}%" for t, s in scores.items())

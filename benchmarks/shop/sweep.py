@@ -7,22 +7,26 @@ shop`` does (:class:`~rewardgym.benchmarks.shop.data.SuiteData`), builds the def
 tokenizer trained on the non-validation training sessions, shared by candidates whose model
 settings agree), trains the SFT row (:func:`~rewardgym.agents.llm.sft.train_sft`) and scores it
 on the first ``--validation-sessions`` sessions of the validation split (never the test split)
-at each temperature, with a 95% bootstrap interval over sessions. ``baseline/frequency``,
-fitted on the same training sessions, is scored on the same validation steps. Prints and writes
-(``sweep.json``, ``sweep.md`` under ``--out``, each atomically; ``--out`` is claimed first, as the
-suites claim theirs) one row per candidate and temperature: validation exact match and its
-interval, type accuracy, click and type_and_submit exact match, training seconds and SFT
-examples per second. The JSON is rewritten after every candidate, and a rerun with
-``--overwrite`` reuses every candidate whose settings have not changed.
+at each temperature, with a 95% bootstrap interval over sessions, once per training seed
+(``--seeds``). ``baseline/frequency``, fitted on the same training sessions, is scored on the
+same validation steps. Prints and writes (``sweep.json``, ``sweep.md`` under ``--out``, each
+atomically; ``--out`` is claimed first, as the suites claim theirs) one row per candidate, seed
+and temperature: validation exact match and its interval, type accuracy, exact match per action
+type, the predicted action-type shares beside the truth's, and training seconds; then the paired
+differences (:mod:`~rewardgym.benchmarks.shop.recipe_pairs`: seed k against seed k on the same
+steps) of every candidate against ``--reference`` and against the lookup, and the winner: the
+best candidate whose paired gain over the reference excludes 0, if any. The JSON is rewritten
+after every candidate, and a rerun with ``--overwrite`` reuses every candidate whose settings
+have not changed.
 
 Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
 element ids, width, depth, vocabulary, examples, epochs, learning rate, warm-up and three
 recipes: the action before the rationale, the lookup's prediction as a line of the prompt
 (the lookup fitted on the training sessions only), and a tokenizer that splits element names
-into their words. The quick
-sweep, alone on the cores: ``OMP_NUM_THREADS=1 python -m rewardgym.benchmarks.shop.sweep
---preset quick --candidates baseline element-ids ...``; the defaults are a toy run (tiny preset,
-two candidates).
+into their words. The paired recipe comparison, alone on the cores: ``python -m
+rewardgym.benchmarks.shop.sweep --preset cpu --workers 2 --seeds 0 1 2 --temperatures 0.2
+--candidates baseline action-first split-names lookup-hint --reference baseline`` (baseline on
+the cpu preset is the cpu recipe); the defaults are a toy run (tiny preset, two candidates).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import hashlib
 import itertools
 import json
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,14 +50,24 @@ from rewardgym.atomic import write_atomic, write_json_atomic
 from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions
 from rewardgym.benchmarks.shop.config import BenchConfig, PresetName, constrained_name, preset
 from rewardgym.benchmarks.shop.data import SuiteData
+from rewardgym.benchmarks.shop.recipe_pairs import (
+    choose_winner,
+    hits_of,
+    paired_lines,
+    render_pairs,
+)
 from rewardgym.benchmarks.tables import markdown_table
 from rewardgym.bounds import AT_LEAST_1, NON_NEGATIVE, SEED, check_fields, undefined_as_null
 from rewardgym.cli import SCRIPT_ERRORS, parse_args, refuse
+from rewardgym.envs.shopping.schema import actions_match
 from rewardgym.errors import UserError
 from rewardgym.outputs import claim_output, releases_outputs
 
 OUTPUT_KIND = "bench-shop-sweep"
 """The kind of a sweep's output directory (its ``.rewardgym-output.json`` marker)."""
+
+TYPES = ("click", "type_and_submit", "terminate")
+"""The action types whose predicted and true shares every row reports."""
 
 PROG = "python -m rewardgym.benchmarks.shop.sweep"
 """How this script names itself in --help and in the one line of a refusal."""
@@ -182,8 +197,8 @@ class Sweep:
             )
         return self.datas[config.train_sessions]
 
-    def base_model(self, config: BenchConfig, data: SuiteData) -> Path:
-        """The named model, or the default model for these model settings (built once)."""
+    def base_model(self, config: BenchConfig, data: SuiteData, seed: int) -> Path:
+        """The named model, or the default model for these model settings and seed (built once)."""
         if config.model is not None:
             from rewardgym.pretrained import resolve_model
 
@@ -191,29 +206,30 @@ class Sweep:
         from rewardgym.agents.llm.model import create_default_model
         from rewardgym.envs.shopping.session_sources import resolve_sessions
 
-        path = self.out / "bases" / _key((config.default_model, self.args.seed))
+        path = self.out / "bases" / _key((config.default_model, seed))
         if not (path / "config.json").is_file():
             log, train = resolve_sessions(data.data, "train")
             held = set(data.positions("validation"))
             sessions = [s for k, s in enumerate(train) if k not in held]
-            create_default_model(path, log, sessions, config.default_model, seed=self.args.seed)
+            create_default_model(path, log, sessions, config.default_model, seed=seed)
         return path
 
-    def folder(self, name: str) -> Path:
-        """Where candidate ``name``'s trained model and result live."""
-        return self.out / "candidates" / name.replace("/", "__")
+    def folder(self, name: str, seed: int) -> Path:
+        """Where candidate ``name``'s trained model and result of training seed ``seed`` live."""
+        return self.out / "candidates" / name.replace("/", "__") / f"seed-{seed}"
 
     def candidate(
-        self, name: str, changes: Mapping[str, object], config: BenchConfig
+        self, name: str, changes: Mapping[str, object], config: BenchConfig, seed: int
     ) -> list[dict[str, Any]]:
-        """Train the candidate's SFT row and score it on validation at every temperature."""
+        """Train the candidate's SFT row with ``seed`` and score it on validation at every
+        temperature and decoding."""
         from rewardgym.agents.llm.model import load_tokenizer
         from rewardgym.agents.llm.sft import train_sft
 
         args = self.args
-        folder = self.folder(name)
+        folder = self.folder(name, seed)
         signature = _key(
-            (config, args.seed, args.validation_sessions, self.temperatures(), args.decodings)
+            (config, seed, args.validation_sessions, self.temperatures(), args.decodings)
         )
         done = folder / "result.json"
         if done.is_file():
@@ -223,13 +239,11 @@ class Sweep:
         kind, prompt = model_prompt(config)
         clock = time.perf_counter()
         data = self.data(config)
-        base = self.base_model(config, data)
+        base = self.base_model(config, data, seed)
         base_s, clock = time.perf_counter() - clock, time.perf_counter()
         tokenizer = load_tokenizer(base)
-        sft = dataclasses.replace(config.sft, seed=args.seed)
-        train = sample_rows(
-            data.rows(base, tokenizer, prompt, "train"), sft.max_examples, args.seed
-        )
+        sft = dataclasses.replace(config.sft, seed=seed)
+        train = sample_rows(data.rows(base, tokenizer, prompt, "train"), sft.max_examples, seed)
         valid = data.rows(base, tokenizer, prompt, "validation", args.validation_sessions)
         prompts_s = time.perf_counter() - clock
         result = train_sft(
@@ -240,16 +254,18 @@ class Sweep:
             max_length=prompt.max_prompt_tokens + config.sampling.max_new_tokens,
             progress=self.progress,
             model_kind=kind,
-            run=f"sweep candidate {name!r}",
+            run=f"sweep candidate {name!r} (seed {seed})",
         )
         examples = len(train) * sft.epochs
         rows = []
         for temperature, decoding in itertools.product(self.temperatures(), args.decodings):
             start = time.perf_counter()
-            scored = self.score(result.path, config, prompt, valid, temperature, decoding)
+            scored = self.score(result.path, config, prompt, valid, temperature, decoding, seed)
             rows.append(
                 {
                     "candidate": name if decoding == "free" else constrained_name(name),
+                    "seed": seed,
+                    "train_sessions": config.train_sessions,
                     "changes": dict(changes),
                     "temperature": temperature,
                     "decoding": decoding,
@@ -275,12 +291,14 @@ class Sweep:
         rows: list[StepRow],
         temperature: float,
         decoding: Decoding = "free",
+        seed: int = 0,
     ) -> ShopEvaluation:
-        """Generate for ``rows`` at ``temperature`` and score as the env would (ids resolved)."""
+        """Generate for ``rows`` at ``temperature`` with sampling seed ``seed`` and score as the
+        env would (ids resolved)."""
         from rewardgym.agents.llm.policy import LLMPolicy
 
         sampling = dataclasses.replace(config.sampling, temperature=temperature, decoding=decoding)
-        policy = LLMPolicy.from_path(path, prompt, sampling, seed=self.args.seed)
+        policy = LLMPolicy.from_path(path, prompt, sampling, seed=seed)
         actions = row_actions(rows) if decoding == "constrained" else None
         texts = policy.complete([r.prompt for r in rows], actions)
         return score_outputs(
@@ -297,7 +315,8 @@ class Sweep:
         train_sessions = len(self.data(config).positions("train"))
         return {
             "candidate": f"baseline/frequency ({train_sessions} training sessions)",
-            "train_sessions": train_sessions,
+            "train_sessions": config.train_sessions,
+            "sessions_fitted": train_sessions,
             **_figures(result, self.args.bootstrap_samples),
         }
 
@@ -335,6 +354,12 @@ class Sweep:
                 f"--candidates {' '.join(unknown)}: no such candidate; choose from "
                 f"{', '.join(CANDIDATES)} or add one with --extra NAME:FIELD=VALUE"
             )
+        reference = self.args.reference
+        if reference is not None and reference not in names:
+            raise ValueError(
+                f"--reference {reference}: not among the chosen candidates "
+                f"({', '.join(dict.fromkeys(names)) or 'none'}); name one of them"
+            )
         return [
             (n, table[n], apply_changes(self.base_config, n, table[n]))
             for n in dict.fromkeys(names)
@@ -357,46 +382,73 @@ class Sweep:
         }
 
     def report(self) -> dict[str, Any]:
-        """results as JSON and the Markdown table; written to ``out`` atomically."""
+        """results as JSON and the Markdown tables; written to ``out`` atomically."""
         args = self.args
         steps = {row["n"] for row in [*self.rows, *self.lookups]}
+        shares = [f"predicted_share_{t}" for t in TYPES] + [f"truth_share_{t}" for t in TYPES]
         table = markdown_table(
             [*self.rows, *self.lookups],
             [
                 "candidate",
+                "seed",
                 "temperature",
                 "exact",
                 "type_accuracy",
                 "exact_click",
                 "exact_type_and_submit",
+                "exact_terminate",
+                *shares,
                 "train_s",
-                "examples_per_s",
             ],
             headers=[
                 "candidate",
+                "seed",
                 "T",
                 "exact match [95% CI]",
                 "type acc.",
                 "click exact",
-                "type_and_submit exact",
+                "type exact",
+                "terminate exact",
+                "pred click %",
+                "pred type %",
+                "pred terminate %",
+                "truth click %",
+                "truth type %",
+                "truth terminate %",
                 "train s",
-                "examples/s",
             ],
             digits=1,
         )
+        lookups = {row["train_sessions"]: hits_of(row["hits"]) for row in self.lookups}
+        pairs = [
+            line
+            for size, lookup in lookups.items()
+            for line in paired_lines(
+                [r for r in self.rows if r["train_sessions"] == size],
+                lookup,
+                args.reference,
+                samples=args.bootstrap_samples,
+            )
+        ]
+        winner = choose_winner(pairs, args.reference)
         markdown = (
             f"# Shop SFT sweep ({args.preset}), validation split\n\n"
-            f"Seed {args.seed}; {args.validation_sessions or 'all'} validation sessions "
+            f"Seeds {', '.join(str(k) for k in args.seeds)}; "
+            f"{args.validation_sessions or 'all'} validation sessions "
             f"({', '.join(str(s) for s in sorted(steps))} steps); percent, 95% bootstrap "
-            "intervals over sessions.\n\n" + table + "\n"
+            "intervals over sessions; predicted and true action-type shares of the scored "
+            "steps.\n\n" + table + "\n\n" + render_pairs(pairs, args.reference, winner)
         )
         results = {
             "preset": args.preset,
-            "seed": args.seed,
+            "seeds": list(args.seeds),
+            "reference": args.reference,
             "validation_sessions": args.validation_sessions,
             "temperatures": list(self.temperatures()),
             "rows": self.rows,
             "lookup": self.lookups,
+            "pairs": pairs,
+            "winner": winner,
             "markdown": markdown,
             "meta": self.meta(),
         }
@@ -432,8 +484,14 @@ def _figures(result: ShopEvaluation, samples: int) -> dict[str, Any]:
     metrics = result.metrics
     interval = bootstrap_intervals([result.records], "natural", samples=samples)
     lo, hi = interval.get("exact_match", [float("nan"), float("nan")])
+    truth: Counter[str] = Counter(r.truth.type for r in result.records)
     return {
         "n": result.steps,
+        "hits": [
+            [r.session, r.step, int(actions_match(r.prediction, r.truth))] for r in result.records
+        ],
+        **{f"predicted_share_{t}": metrics.predicted_type_share.get(t, 0.0) for t in TYPES},
+        **{f"truth_share_{t}": 100.0 * truth[t] / max(1, result.steps) for t in TYPES},
         "exact_match": metrics.exact_match,
         "exact_match_ci": [lo, hi],
         "exact": f"{metrics.exact_match:.1f} [{lo:.1f}, {hi:.1f}]",
@@ -462,12 +520,14 @@ def run_sweep(args: Config, *, data: DataArg = None, progress: bool = True) -> d
             )
     sweep.lookups = [sweep.lookup(config) for config in sizes.values()]
     runner = args.runner
-    if runner.runner == "ray" or runner.resume or (args.workers > 1 and len(chosen) > 1):
+    units = len(chosen) * len(args.seeds)
+    if runner.runner == "ray" or runner.resume or (args.workers > 1 and units > 1):
         _run_units(sweep, chosen, data)
         return sweep.report()
     for name, changes, config in chosen:
-        sweep.rows.extend(sweep.candidate(name, changes, config))
-        sweep.report()
+        for seed in args.seeds:
+            sweep.rows.extend(sweep.candidate(name, changes, config, seed))
+            sweep.report()
     return sweep.report()
 
 
@@ -478,45 +538,57 @@ def candidate_unit(
     name: str,
     changes: dict[str, object],
     config: BenchConfig,
+    seed: int,
 ) -> dict[str, Any]:
-    """One candidate in a worker process, on one torch thread: its rows."""
+    """One candidate's training seed in a worker process, on one torch thread: its rows."""
     import torch
 
     torch.set_num_threads(1)  # the workers share the cores: one thread each
-    return {"rows": Sweep(args, out, data, progress=False).candidate(name, changes, config)}
+    return {"rows": Sweep(args, out, data, progress=False).candidate(name, changes, config, seed)}
 
 
 def _run_units(
     sweep: Sweep, chosen: list[tuple[str, dict[str, object], BenchConfig]], data: DataArg
 ) -> None:
-    """Every candidate as a runner unit (``args.workers`` processes here, or Ray); rows kept
-    in the chosen order.
+    """Every candidate's training seed as a runner unit (``args.workers`` processes here, or
+    Ray); rows kept in the chosen order.
 
     The base models are built here first, so no two workers write the same folder; the report
     is rewritten as each candidate finishes (a stopped sweep keeps what it finished).
     """
     from rewardgym.benchmarks.runner import Unit, run_units
 
-    bases = {}
-    for name, _, config in chosen:
-        bases[name] = sweep.base_model(config, sweep.data(config))
+    seeds = sweep.args.seeds
+    bases = {
+        (name, seed): sweep.base_model(config, sweep.data(config), seed)
+        for name, _, config in chosen
+        for seed in seeds
+    }
+
+    def key(name: str, seed: int) -> str:
+        return f"{name.replace('/', '__')}-seed-{seed}"
+
     units = [
         Unit(
-            name.replace("/", "__"),
+            key(name, seed),
             candidate_unit,
-            (sweep.args, sweep.out, data, name, dict(changes), config),
+            (sweep.args, sweep.out, data, name, dict(changes), config, seed),
             root=sweep.out,
-            inputs=(bases[name],) if config.model is None else (),
-            outputs=(sweep.folder(name),),
+            inputs=(bases[(name, seed)],) if config.model is None else (),
+            outputs=(sweep.folder(name, seed),),
             gpu=True,  # an LLM trains on a GPU wherever torch finds one
         )
         for name, changes, config in chosen
+        for seed in seeds
     ]
     done: dict[str, list[dict[str, Any]]] = {}
 
-    def landed(key: str, result: dict[str, Any]) -> None:
-        done[key] = result["rows"]
-        sweep.rows = [row for n, _, _ in chosen for row in done.get(n.replace("/", "__"), [])]
+    def gather() -> None:
+        sweep.rows = [row for n, _, _ in chosen for k in seeds for row in done.get(key(n, k), [])]
+
+    def landed(unit: str, result: dict[str, Any]) -> None:
+        done[unit] = result["rows"]
+        gather()
         sweep.report()
 
     kept = run_units(
@@ -528,9 +600,9 @@ def _run_units(
         quiet=not sweep.progress,
         on_result=landed,
     )
-    for key, result in kept.items():
-        done[key] = result["rows"]
-    sweep.rows = [row for n, _, _ in chosen for row in done.get(n.replace("/", "__"), [])]
+    for unit, result in kept.items():
+        done[unit] = result["rows"]
+    gather()
 
 
 @dataclass(frozen=True)
@@ -550,8 +622,13 @@ class Config:
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset
     (e.g. ids-wide:prompt.element_ids=true,default_model.hidden_size=256)."""
-    seed: Annotated[int, SEED] = 0
-    """Seed of every candidate's model, data order and sampling."""
+    seeds: tuple[Annotated[int, SEED], ...] = (0,)
+    """Training seeds: each candidate trains and is scored once per seed (its model, data
+    order and sampling); seed k of a candidate is paired with seed k of the reference."""
+    reference: str | None = None
+    """The candidate every other one is paired against, seed k with seed k on the same
+    validation steps (e.g. baseline with --preset cpu: the cpu recipe); a winner is named only
+    when its paired gain's interval excludes 0. None: pairs against the lookup only."""
     validation_sessions: Annotated[int, AT_LEAST_1] | None = 100
     """Validation sessions scored (None: all of them); the same for every row."""
     temperatures: Annotated[tuple[float, ...], NON_NEGATIVE] | None = None

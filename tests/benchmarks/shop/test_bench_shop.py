@@ -183,6 +183,15 @@ def test_run_bench_shop_smoke(tmp_path: Path) -> None:
     # sft/persona trains its own cold start on prompts that open with the shopper's persona.
     assert {"sft/seed0/compact", "sft/seed0/compact-persona"} <= set(saved["sft_losses"])
     assert (tmp_path / "out" / "models" / "seed0" / "sft-compact-persona" / "model").is_dir()
+    # Predicted action-type shares beside the truth's: every row on test, sft on validation.
+    kinds = ("click", "type_and_submit", "terminate")
+    for row in saved["rows"]:
+        assert sum(row[f"truth_share_{t}"] for t in kinds) == pytest.approx(100.0)
+        assert sum(row[f"predicted_share_{t}"] for t in kinds) <= 100.0 + 1e-9
+    chosen = saved["temperature_choice"]["type_shares"]["0.6"]
+    assert sum(chosen["truth"].values()) == pytest.approx(100.0)
+    assert "### Table 3b: predicted action-type shares beside the truth's" in text
+    assert "Predicted action-type shares of sft (seed 0) on validation" in text
     table2 = text.split("### Table 2")[1].split("### Table 3")[0]
     assert "| sft/persona |" in table2
     assert "| sft/constrained |" in table2 and "| shop-r1/constrained |" in table2

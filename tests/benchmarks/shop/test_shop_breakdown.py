@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from rewardgym.agents.evaluation.shopping import StepRecord
-from rewardgym.benchmarks.shop.breakdown import Config, by_kind, run_breakdown, target_kind
+from rewardgym.agents.llm.dataset import StepRow
+from rewardgym.benchmarks.shop.breakdown import (
+    Config,
+    by_kind,
+    render_typed,
+    run_breakdown,
+    target_kind,
+    typed_queries,
+)
 from rewardgym.benchmarks.shop.sweep import Config as SweepConfig
 from rewardgym.benchmarks.shop.sweep import run_sweep
 from rewardgym.envs.shopping.schema import ShopAction
@@ -35,6 +43,37 @@ def test_by_kind_counts_hits_of_each_gold_kind_and_predictions_of_each_kind() ->
     assert table["add_to_cart"] == {"steps": 2, "exact": 50.0, "predicted": 1}
     assert table["back_to_results"] == {"steps": 1, "exact": 100.0, "predicted": 2}
     assert table["terminate"] == {"steps": 1, "exact": 0.0, "predicted": 0}
+
+
+def test_typed_queries_say_what_the_typed_texts_get_wrong_by_kind() -> None:
+    search = (
+        'Step 1 action: {"type": "type_and_submit", "name": "search_input", "text": "red lamp"}'
+    )
+
+    def step(prompt: str, truth: ShopAction, predicted: ShopAction | None, at: int):
+        return StepRow(prompt, "", 0, at, truth), StepRecord(0, at, truth, predicted)
+
+    def typed(name: str, text: str) -> ShopAction:
+        return ShopAction("type_and_submit", name, text)
+
+    pairs = [
+        step("home", typed("search_input", "red lamp"), typed("search_input", "blue lamp"), 0),
+        step("home", typed("search_input", "oak desk"), ShopAction("click", "nav_home"), 0),
+        step(search, typed("search_input", "red lamp"), typed("search_input", "Red Lamp"), 2),
+        step("pay", typed("promo_code_input", "SAVE10"), typed("search_input", "SAVE10"), 5),
+        step("x", ShopAction("click", "a"), typed("search_input", "lamp"), 1),  # not typed gold
+    ]
+    table = typed_queries([r for r, _ in pairs], [r for _, r in pairs])
+    assert list(table) == ["first search", "search again", "promo code"]
+    first = table["first search"]
+    assert first["steps"] == 2 and first["typed"] == 50.0 and first["right_field"] == 50.0
+    assert first["exact_text"] == 0.0 and first["gold_words"] == pytest.approx(25.0)
+    assert first["gold_in_prompt"] == 0.0  # "home" shows none of the gold words
+    again = table["search again"]  # the earlier query is in the prompt: copyable
+    assert again["exact_text"] == 100.0 and again["gold_in_prompt"] == 100.0
+    promo = table["promo code"]  # the right text in the wrong field is no match
+    assert promo["typed"] == 100.0 and promo["right_field"] == 0.0 and promo["exact_text"] == 0.0
+    assert "| base | promo code | 1 |" in render_typed({"base": table})
 
 
 def test_a_sweeps_models_and_lookup_are_broken_down_on_its_validation_steps(
@@ -69,7 +108,9 @@ def test_a_sweeps_models_and_lookup_are_broken_down_on_its_validation_steps(
         assert hits == pytest.approx(row["exact_match"] * steps / 100)  # the sweep's own score
     written = json.loads((tmp_path / "out" / "breakdown.json").read_text())
     assert written["columns"] == result["columns"] and written["meta"]["smoke_test"] is True
-    assert "| target kind | gold steps |" in (tmp_path / "out" / "breakdown.md").read_text()
+    page = (tmp_path / "out" / "breakdown.md").read_text()
+    assert "| target kind | gold steps |" in page and "## Typed queries" in page
+    assert set(written["typed"]) == {"base"}
     # The sensitivity probe reads the same model on validation product pages.
     from rewardgym.benchmarks.shop.sensitivity_probe import Config as ProbeConfig
     from rewardgym.benchmarks.shop.sensitivity_probe import main as probe

@@ -60,13 +60,13 @@ def test_two_candidates_train_and_score_on_validation_only(
     written = json.loads((tmp_path / "sweep" / "sweep.json").read_text())
     assert written["rows"] == results["rows"]
     table = (tmp_path / "sweep" / "sweep.md").read_text()
-    assert "| ids | 0.6 |" in table and "baseline/frequency" in table
+    assert "| ids | 0 | 0.6 |" in table and "baseline/frequency" in table
     assert written["meta"]["suite"] == "shop" and written["meta"]["git_commit"]
     assert written["meta"]["smoke_test"] is True  # the tiny preset: a toy size
     from rewardgym.benchmarks.record_results import record
 
     page = record(tmp_path / "sweep", tmp_path / "docs", name="shop-sweep").read_text()
-    assert "| ids | 0.6 |" in page and "wall time" in page
+    assert "| ids | 0 | 0.6 |" in page and "wall time" in page
 
     # A rerun into its own output reuses the unchanged candidates instead of training again.
     monkeypatch.setattr("rewardgym.agents.llm.sft.train_sft", _no_training)
@@ -74,6 +74,33 @@ def test_two_candidates_train_and_score_on_validation_only(
     assert again["rows"] == results["rows"]
     with pytest.raises(FileExistsError):
         run_sweep(_toy(tmp_path / "sweep"), progress=False)
+
+
+def test_seeds_are_paired_against_the_reference_and_the_lookup(tmp_path: Path) -> None:
+    results = run_sweep(_toy(tmp_path / "sweep", seeds=(0, 1), reference="base"), progress=False)
+    rows = {(r["candidate"], r["seed"]): r for r in results["rows"]}
+    assert set(rows) == {("base", 0), ("base", 1), ("ids", 0), ("ids", 1)}
+    (lookup,) = results["lookup"]
+    for row in [*rows.values(), lookup]:
+        assert len(row["hits"]) == row["n"] == lookup["n"]  # the same validation steps
+        assert 100 * sum(h for *_, h in row["hits"]) / row["n"] == pytest.approx(row["exact_match"])
+        assert sum(row[f"truth_share_{t}"] for t in shop_sweep.TYPES) == pytest.approx(100.0)
+    pairs = {(p["candidate"], p["minus"]): p for p in results["pairs"]}
+    assert set(pairs) == {("base", "lookup"), ("ids", "base"), ("ids", "lookup")}
+    ids = pairs[("ids", "base")]
+    assert ids["seeds"] == [0, 1] and ids["steps"] == 2 * lookup["n"]
+    for k in (0, 1):  # seed k against seed k
+        gain = rows[("ids", k)]["exact_match"] - rows[("base", k)]["exact_match"]
+        assert ids["per_seed"][k] == pytest.approx(gain)
+    assert ids["diff"] == pytest.approx(sum(ids["per_seed"].values()) / 2)
+    lo, hi = ids["ci"]
+    assert lo <= ids["diff"] <= hi
+    winner = results["winner"]
+    assert (winner is not None) == (lo > 0)
+    assert "Paired exact-match differences" in (tmp_path / "sweep" / "sweep.md").read_text()
+    with pytest.raises(ValueError, match="--reference nope: not among the chosen candidates"):
+        run_sweep(_toy(tmp_path / "bad", reference="nope"), progress=False)
+    assert not (tmp_path / "bad").exists()
 
 
 def _no_training(*args: object, **kwargs: object) -> None:
