@@ -43,7 +43,7 @@ EnvName = Literal["household", "virtualhome"]
 
 
 @dataclass(frozen=True)
-class JudgeSweepConfig:
+class Config:
     """Which envs, judges and rows; everything else is each env's ``bench embodied`` preset."""
 
     envs: tuple[EnvName, ...] = ("household", "virtualhome")
@@ -92,9 +92,9 @@ class JudgeSweepConfig:
         """Refuse empty settings and numbers out of range, naming the field."""
         check_fields(self)
         if not self.envs or not self.accuracies or not self.schemes:
-            raise ValueError("JudgeSweepConfig: envs, accuracies and schemes need a value each")
+            raise ValueError("Config: envs, accuracies and schemes need a value each")
         for spec in self.accuracy_judges:
-            check_judge_spec(spec, "JudgeSweepConfig.accuracy_judges (--accuracy-judges)")
+            check_judge_spec(spec, "Config.accuracy_judges (--accuracy-judges)")
 
     def judge_specs(self) -> tuple[str, ...]:
         """``calibrated:ACC`` for every accuracy, and ``calibrated:ACC:RHO`` when rho > 0."""
@@ -104,7 +104,7 @@ class JudgeSweepConfig:
         return tuple(dict.fromkeys(specs))
 
 
-def env_bench(config: JudgeSweepConfig, env: str) -> Any:
+def env_bench(config: Config, env: str) -> Any:
     """The env's preset with the sweep's seeds, data size and training steps."""
     from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
 
@@ -182,7 +182,7 @@ def label_one(job: LabelJob) -> dict[str, Any]:
 
 
 def label_judges(
-    config: JudgeSweepConfig, bench: Any, train: Path, root: Path, *, quiet: bool
+    config: Config, bench: Any, train: Path, root: Path, *, quiet: bool
 ) -> tuple[dict[str, Path], dict[str, Any]]:
     """Label ``train`` with every calibrated judge (``config.workers`` processes at a time).
 
@@ -266,9 +266,7 @@ def judge_accuracy(spec: str, train: Path, n_prompts: int, steps: int, seed: int
             "constant_accuracy": (share - 0.2) / 0.8}  # fmt: skip
 
 
-def run_env(
-    config: JudgeSweepConfig, bench: Any, root: Path, *, quiet: bool = False
-) -> dict[str, Any]:
+def run_env(config: Config, bench: Any, root: Path, *, quiet: bool = False) -> dict[str, Any]:
     """Every row of one env (``bench``: its settings): data, labels, agents, paired figures."""
     from rewardgym.benchmarks.embodied.config import Row
     from rewardgym.benchmarks.embodied.data import collect, label_perfect_judge
@@ -314,7 +312,7 @@ def run_env(
 
 
 def paired_rows(
-    config: JudgeSweepConfig, bench: Any, tasks: dict[tuple[str, int], Any], results: dict
+    config: Config, bench: Any, tasks: dict[tuple[str, int], Any], results: dict
 ) -> list[dict[str, Any]]:
     """Per split and row: SR, its interval, and SR minus sparse CQL and minus the perfect judge."""
     from rewardgym.benchmarks.embodied.stats import SplitResamples
@@ -349,7 +347,7 @@ def paired_rows(
 
 
 def run_judge_sweep(
-    config: JudgeSweepConfig, *, benches: dict[str, Any] | None = None, quiet: bool = False
+    config: Config, *, benches: dict[str, Any] | None = None, quiet: bool = False
 ) -> dict[str, Any]:
     """Run every env of ``config`` into ``config.out`` and write the page; return its payload.
 
@@ -379,13 +377,13 @@ def run_judge_sweep(
 
 
 def main() -> None:
-    """Parse the command line into a ``JudgeSweepConfig`` and run it."""
-    run_judge_sweep(tyro.cli(JudgeSweepConfig))
+    """Parse the command line into a ``Config`` and run it."""
+    run_judge_sweep(tyro.cli(Config))
 
 
 __all__ = [
     "OUTPUT_KIND",
-    "JudgeSweepConfig",
+    "Config",
     "LabelJob",
     "env_bench",
     "judge_accuracy",

@@ -45,13 +45,21 @@ def test_a_stopped_sweep_is_recorded_as_unfinished(
 ) -> None:
     from rewardgym.benchmarks.shop import sweep
 
-    def candidate(self: sweep.Sweep, name: str, *args: object) -> list[dict[str, object]]:
+    hits = [[0, 0, 1], [1, 0, 0], [2, 1, 1]]  # [session, step, hit], as sweep.json keeps them
+
+    def candidate(
+        self: sweep.Sweep, name: str, changes: object, config: object, seed: int
+    ) -> list[dict[str, object]]:
         if name != "baseline":
             raise Killed(name)
-        return [{"candidate": name, "temperature": 0.0, "n": 5, "exact": "40.0 [30.0, 50.0]"}]
+        row = {"candidate": name, "seed": seed, "temperature": 0.0, "n": 3, "hits": hits}
+        return [{**row, "train_sessions": None, "exact": "66.7 [0.0, 100.0]"}]
+
+    def lookup(self: sweep.Sweep, config: object) -> dict[str, object]:
+        return {"candidate": "lookup", "train_sessions": None, "n": 3, "hits": hits}
 
     monkeypatch.setattr(sweep.Sweep, "candidate", candidate)
-    monkeypatch.setattr(sweep.Sweep, "lookup", lambda self, config: {"candidate": "lookup", "n": 5})
+    monkeypatch.setattr(sweep.Sweep, "lookup", lookup)
     out = tmp_path / "out"
     chosen = ("baseline", "element-ids", "prompt-448")
     with pytest.raises(Killed):

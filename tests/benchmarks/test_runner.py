@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,13 @@ def test_a_failing_unit_stops_the_run_naming_it_and_keeps_the_finished(tmp_path:
     assert log.read_text().split() == ["1", "-5"]  # nothing started after the failure
 
 
-def test_units_wait_for_the_units_they_start_from_in_spawned_processes(tmp_path: Path) -> None:
+def test_units_wait_for_the_units_they_start_from_in_spawned_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A spawned process imports this module by name (tests.benchmarks.test_runner) to find
+    # square; under --import-mode=importlib only a sys.path entry for the checkout makes it
+    # importable there (the worker's own path may have lost its cwd entry earlier in a run).
+    monkeypatch.setattr(sys, "path", [*sys.path, str(Path(__file__).resolve().parents[2])])
     log = tmp_path / "ran.txt"
     units = [
         Unit("late", square, (str(log), 3), after=("early",)),

@@ -109,6 +109,7 @@ def test_bench_shop_rows_and_models_equal_local_and_ray(
     ]
 
 
+@pytest.mark.slow  # the suites' equality (above) is make test's; the sweep's repeats it (24 s)
 def test_the_sweeps_candidates_on_ray_score_as_in_spawned_processes(
     tmp_path: Path, ray_runner: RunnerOptions
 ) -> None:

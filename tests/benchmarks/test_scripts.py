@@ -105,6 +105,10 @@ TINY: dict[str, tuple[list[str], str]] = {
 
 COVERED: dict[str, tuple[list[str], str]] = {
     "embodied.stats": (["PAGE_FOLDER"], "tests/benchmarks/embodied/test_embodied_reprint.py"),
+    "embodied.judge_sweep": (
+        ["--accuracies", "--rho", "--schemes", "--runner", "--resume"],
+        "tests/benchmarks/embodied/test_judge_sweep.py",
+    ),
     "fidelity.suite": (["--preset", "tiny"], "tests/benchmarks/fidelity/test_bench_fidelity.py"),
     "perf.hf_judge": (["--states", "--n-prompts"], "tests/benchmarks/perf/test_perf_hf_judge.py"),
     "perf.embodied_agent_cost": (

@@ -108,7 +108,8 @@ def test_a_failed_request_reads_as_the_empty_output_and_is_asked_again(
     policy = _policy(echo.url, 0.0, cache=cache)
     assert policy.complete(["ok", "FAIL"]) == ["ok|None", ""] and policy.failures == 1
     _policy(echo.url, 0.0, cache=cache).complete(["ok", "FAIL"])
-    assert echo.prompts == ["ok", "FAIL", "FAIL"]  # only the failure is asked again
+    # Only the failure is asked again (the first run's two requests may arrive in either order).
+    assert sorted(echo.prompts) == ["FAIL", "FAIL", "ok"] and echo.prompts[-1] == "FAIL"
     with pytest.raises(JudgeUnavailableError, match="none of the first 1 requests"):
         _policy(echo.url, 0.0).complete(["FAIL"])
 

@@ -12,7 +12,7 @@ from rewardgym.agents.offline.config import OfflineConfig
 from rewardgym.benchmarks.embodied.config import EmbodiedBenchConfig
 from rewardgym.benchmarks.embodied.judge_page import smallest_paying_accuracy
 from rewardgym.benchmarks.embodied.judge_sweep import (
-    JudgeSweepConfig,
+    Config,
     env_bench,
     run_judge_sweep,
 )
@@ -31,7 +31,7 @@ def tiny(env: str) -> EmbodiedBenchConfig:
     else:
         collect = CollectConfig(episodes=12)
         evaluation = EvalConfig(splits=("fine",), tasks=(0, 11), instructions_per_task=1)
-    return env_bench(JudgeSweepConfig(preset="demo"), env).replace(
+    return env_bench(Config(preset="demo"), env).replace(
         collect=collect,
         n_prompts=2,
         training=TRAINING,
@@ -46,12 +46,13 @@ def test_tiny_sweep_writes_rows_pairs_and_the_figure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("REWARDGYM_HOME", str(tmp_path / "home"))
-    config = JudgeSweepConfig(
+    config = Config(
         accuracies=(0.0, 1.0),
         rho=0.5,
         rho_accuracy=0.5,
         accuracy_judges=("embedding:hashing",),
         accuracy_steps=40,
+        schemes=("coren",),  # the single-prompt and average rows share its code path
         qa_pairs=6,
         embedder="hashing",
         workers=2,  # labelling and training in two processes each
@@ -69,7 +70,7 @@ def test_tiny_sweep_writes_rows_pairs_and_the_figure(
         names = [r["row"] for r in rows]
         assert names[:2] == ["cql/sparse", "cql/perfect-judge"]
         specs = ("calibrated:0", "calibrated:1", "calibrated:0.5:0.5")
-        assert len(rows) == 2 + 3 * len(specs)
+        assert len(rows) == 2 + len(specs)
         assert {r["judge"] for r in rows} == {None, *specs}
         sparse = rows[0]
         assert sparse["minus_sparse"] == 0.0 and sparse["minus_sparse_ci"] == [0.0, 0.0]
@@ -100,13 +101,13 @@ def test_smallest_paying_accuracy_reads_coren_rows_without_correlation() -> None
 
 
 def test_judge_specs_name_every_accuracy_and_the_correlated_judge() -> None:
-    config = JudgeSweepConfig()
+    config = Config()
     assert config.judge_specs() == (
         "calibrated:0", "calibrated:0.25", "calibrated:0.5", "calibrated:0.75", "calibrated:1",
         "calibrated:0.75:0.5",
     )  # fmt: skip
-    assert JudgeSweepConfig(rho=0.0).judge_specs()[-1] == "calibrated:1"
+    assert Config(rho=0.0).judge_specs()[-1] == "calibrated:1"
     with pytest.raises(ValueError, match="accuracies"):
-        JudgeSweepConfig(accuracies=())
+        Config(accuracies=())
     with pytest.raises(ValueError, match="--accuracy-judges"):
-        JudgeSweepConfig(accuracy_judges=("embeding",))
+        Config(accuracy_judges=("embeding",))
