@@ -92,9 +92,9 @@ class Config:
         """Refuse empty settings and numbers out of range, naming the field."""
         check_fields(self)
         if not self.envs or not self.accuracies or not self.schemes:
-            raise ValueError("Config: envs, accuracies and schemes need a value each")
+            raise ValueError("--envs, --accuracies and --schemes need a value each")
         for spec in self.accuracy_judges:
-            check_judge_spec(spec, "Config.accuracy_judges (--accuracy-judges)")
+            check_judge_spec(spec, "--accuracy-judges")
 
     def judge_specs(self) -> tuple[str, ...]:
         """``calibrated:ACC`` for every accuracy, and ``calibrated:ACC:RHO`` when rho > 0."""
