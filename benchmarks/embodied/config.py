@@ -422,7 +422,7 @@ COREN_SHARED = "coren"
 """The COREN ablations train with the values tuned for this scheme (the paper tunes once)."""
 
 
-def _with_ablations(chosen: tuple[Tuned, ...]) -> tuple[Tuned, ...]:
+def with_ablations(chosen: tuple[Tuned, ...]) -> tuple[Tuned, ...]:
     """``chosen`` plus, for every other COREN scheme, a copy of cql/coren's values."""
     coren = [t for t in chosen if (t.algorithm, t.reward) == ("cql", COREN_SHARED)]
     copies = tuple(
@@ -433,7 +433,7 @@ def _with_ablations(chosen: tuple[Tuned, ...]) -> tuple[Tuned, ...]:
     return chosen + copies
 
 
-TUNED: tuple[Tuned, ...] = _with_ablations(_CHOSEN)
+TUNED: tuple[Tuned, ...] = with_ablations(_CHOSEN)
 """The tuned values of every row the presets train (rows not listed: the library's)."""
 TUNED_SOURCE = (
     f"chosen on the validation split (600 episodes of training instructions, seed 100) by "
@@ -530,4 +530,5 @@ __all__ = [
     "Row",
     "TuneGrid",
     "Tuned",
+    "with_ablations",
 ]

@@ -38,12 +38,36 @@ def smallest_paying_accuracy(rows: Sequence[Mapping[str, Any]], split: str) -> f
     return min(paying) if paying else None
 
 
+def budgets(env: Mapping[str, Any]) -> str:
+    """The training steps and learning rates of an env's rows, in words (one value if shared)."""
+    training = env.get("training") or {}
+    values = {
+        name: (v["n_steps"], v["learning_rate"], v["target_update_interval"])
+        for name, v in training.items()
+    }
+    if len(set(values.values())) <= 1:
+        steps, rate, target = next(iter(values.values()), (env["n_steps"], None, None))
+        text = f"{steps} training steps per agent"
+        return text if rate is None else f"{text} at learning rate {rate:g} (target every {target})"
+    parts = [
+        f"{name}: {steps} steps at learning rate {rate:g} (target every {target})"
+        for name, (steps, rate, target) in values.items()
+        if " @ " not in name
+    ]
+    dense = {v for name, v in values.items() if " @ " in name}
+    if len(dense) == 1:
+        steps, rate, target = dense.pop()
+        parts.append(f"every calibrated row: {steps} steps at learning rate {rate:g}")
+    source = env.get("tuned_source")
+    return "; ".join(parts) + (f" (chosen on validation: {source})" if source else "")
+
+
 def render_env(name: str, env: Mapping[str, Any]) -> str:
     """One env's section: its settings, measured judge accuracies and a table per split."""
     lines = [
         f"## {env['env']} ({env['preset']})",
         "",
-        f"{env['episodes']} training trajectories, {env['n_steps']} training steps per agent, "
+        f"{env['episodes']} training trajectories, {budgets(env)}, "
         f"seeds {env['seeds']}; {env['meta']['agents']} agents in "
         f"{env['meta']['seconds'] / 60:.1f} min.",
         "",
@@ -190,6 +214,7 @@ __all__ = [
     "NOTE",
     "PERFECT",
     "SPARSE",
+    "budgets",
     "plot_page",
     "render_page",
     "smallest_paying_accuracy",

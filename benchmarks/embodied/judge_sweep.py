@@ -34,7 +34,7 @@ import tyro
 
 from rewardgym.benchmarks.embodied.judge_page import PERFECT, SPARSE, write_page
 from rewardgym.benchmarks.runner import RunnerArg, RunnerOptions, Unit, run_units
-from rewardgym.bounds import AT_LEAST_1, SEED, between, check_fields
+from rewardgym.bounds import AT_LEAST_1, POSITIVE, SEED, between, check_fields
 from rewardgym.wrappers.judges.factory import check_judge_spec
 
 OUTPUT_KIND = "bench-embodied-judges"
@@ -67,7 +67,13 @@ class Config:
     episodes: Annotated[int, AT_LEAST_1] | None = None
     """Training trajectories (None: the preset's)."""
     n_steps: Annotated[int, AT_LEAST_1] | None = None
-    """Gradient steps per agent (None: the preset's)."""
+    """Gradient steps per agent (None: the preset's); set it from a tune on validation curves."""
+    learning_rate: Annotated[float, POSITIVE] | None = None
+    """Learning rate of every agent (None: the preset's); set it from a tune on validation curves."""
+    tuned_from: Path | None = None
+    """A ``bench embodied --mode tune-curves`` folder (or its tune.json) of the one env swept:
+    sparse CQL trains with ``cql/sparse``'s chosen values (budget, learning rate, target) and
+    the perfect judge and every calibrated row with ``cql/perfect-judge``'s (None: the preset's)."""
     qa_pairs: Annotated[int, AT_LEAST_1] = 139
     """Pairs of the structural QA bank, drawn once per env from the simulator (COREN: 139)."""
     embedder: Literal["minilm", "hashing"] = "minilm"
@@ -95,6 +101,11 @@ class Config:
             raise ValueError("--envs, --accuracies and --schemes need a value each")
         for spec in self.accuracy_judges:
             check_judge_spec(spec, "--accuracy-judges")
+        if self.tuned_from is not None and len(self.envs) != 1:
+            raise ValueError("--tuned-from is one env's tune: give one env with --envs")
+        if self.tuned_from is not None and (self.n_steps or self.learning_rate):
+            raise ValueError("--tuned-from sets the budget and learning rate: drop --n-steps "
+                             "and --learning-rate")  # fmt: skip
 
     def judge_specs(self) -> tuple[str, ...]:
         """``calibrated:ACC`` for every accuracy, and ``calibrated:ACC:RHO`` when rho > 0."""
@@ -105,7 +116,7 @@ class Config:
 
 
 def env_bench(config: Config, env: str) -> Any:
-    """The env's preset with the sweep's seeds, data size and training steps."""
+    """The env's preset with the sweep's seeds, data size, training steps and learning rate."""
     from rewardgym.benchmarks.embodied.virtualhome_presets import ENV_PRESETS
 
     bench = ENV_PRESETS[env][config.preset]
@@ -114,9 +125,54 @@ def env_bench(config: Config, env: str) -> Any:
         changes["seeds"] = config.seeds
     if config.episodes is not None:
         changes["collect"] = replace(bench.collect, episodes=config.episodes)
-    if config.n_steps is not None:
-        changes["training"] = bench.training.replace(n_steps=config.n_steps)
+    training = {
+        k: v
+        for k, v in (("n_steps", config.n_steps), ("learning_rate", config.learning_rate))
+        if v is not None
+    }
+    if training:  # the sweep's values win over the preset's, shared and per row alike
+        changes["training"] = bench.training.replace(**training)
+        changes["tuned"] = tuple(replace(t, **training) for t in bench.tuned)
+    if config.tuned_from is not None:
+        changes["tuned"], changes["tuned_source"] = tuned_from(
+            config.tuned_from, bench.collect.env, config.schemes
+        )
     return bench.replace(**changes)
+
+
+def tuned_from(path: Path, env_id: str, schemes: tuple[str, ...]) -> tuple[tuple[Any, ...], str]:
+    """The sweep's rows' values from a tune-curves run of ``env_id``, and where they came from.
+
+    Sparse CQL takes the tune's ``cql/sparse`` values; the perfect judge and every calibrated
+    judge's COREN rows (``schemes``) take ``cql/perfect-judge``'s, the dense reference, so the
+    rows differ only in the labels they train on. ``ValueError`` names what the tune lacks.
+    """
+    import json
+
+    from rewardgym.benchmarks.embodied.config import Tuned
+
+    file = path / "tune.json" if path.is_dir() else path
+    try:
+        payload = json.loads(file.read_text(encoding="utf-8"))
+        best, tuned_env = payload["best"], payload["config"]["collect"]["env"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"--tuned-from {path}: not a bench embodied tune ({error})") from None
+    if tuned_env != env_id:
+        raise ValueError(f"--tuned-from {path}: a tune of {tuned_env}, not of {env_id}")
+    missing = [row for row in (SPARSE, PERFECT) if row not in best]
+    if missing:
+        raise ValueError(f"--tuned-from {path}: the tune has no {' or '.join(missing)} row")
+    fields = {f for f in Tuned.__dataclass_fields__ if f not in ("algorithm", "reward")}
+
+    def values(row: str, reward: str) -> Tuned:
+        chosen = {k: v for k, v in best[row].items() if k in fields}
+        if reward == row.split("/")[1]:  # its own validation SR; a COREN row has none yet
+            chosen["validation_sr"] = best[row].get("sr")
+        return Tuned("cql", reward, **chosen)
+
+    rows = [values(SPARSE, "sparse"), values(PERFECT, "perfect-judge")]
+    rows += [values(PERFECT, scheme) for scheme in schemes]
+    return tuple(rows), f"{SPARSE} and {PERFECT} (every calibrated row) from {file}"
 
 
 def row_name(scheme: str, spec: str) -> str:
@@ -304,6 +360,17 @@ def run_env(config: Config, bench: Any, root: Path, *, quiet: bool = False) -> d
         "episodes": bench.collect.episodes,
         "seeds": list(bench.seeds),
         "n_steps": bench.training.n_steps,
+        "training": {
+            name: {
+                "n_steps": t.n_steps,
+                "learning_rate": t.learning_rate,
+                "target_update_interval": t.algorithm.target_update_interval,
+            }
+            for (name, seed), task in tasks.items()
+            if seed == bench.seeds[0]
+            for t in [task.offline]
+        },
+        "tuned_source": bench.tuned_source,
         "splits": list(bench.evaluation.splits),
         "rows": rows,
         "measured_accuracy": accuracies,
@@ -365,7 +432,11 @@ def run_judge_sweep(
         envs = {env: run_env(config, benches[env], root / env, quiet=quiet) for env in config.envs}
         payload = {
             "envs": envs,
-            "config": {**asdict(config), "out": str(config.out)},
+            "config": {
+                **asdict(config),
+                "out": str(config.out),
+                "tuned_from": None if config.tuned_from is None else str(config.tuned_from),
+            },
             "seconds": time.perf_counter() - start,
         }
         markdown = write_page(root, payload)
@@ -393,6 +464,7 @@ __all__ = [
     "row_name",
     "run_env",
     "run_judge_sweep",
+    "tuned_from",
 ]
 
 

@@ -111,3 +111,97 @@ def test_judge_specs_name_every_accuracy_and_the_correlated_judge() -> None:
         Config(accuracies=())
     with pytest.raises(ValueError, match="--accuracy-judges"):
         Config(accuracy_judges=("embeding",))
+
+
+@pytest.mark.parametrize("env", ["household", "virtualhome"])
+def test_the_sweeps_budget_and_learning_rate_reach_every_row(env: str) -> None:
+    """--n-steps and --learning-rate win over the preset's shared and per-row (tuned) values."""
+    from rewardgym.benchmarks.embodied.config import Row
+    from rewardgym.benchmarks.embodied.suite import offline_config
+
+    bench = env_bench(Config(preset="quick", n_steps=1234, learning_rate=3e-4), env)
+    for reward in ("sparse", "perfect-judge", "coren", "single-prompt", "average"):
+        row = Row("cql", reward)
+        offline = offline_config(bench, row, bench.tuned_for(row), seed=0)
+        assert (offline.n_steps, offline.learning_rate) == (1234, 3e-4), reward
+    preset = env_bench(Config(preset="quick"), env)
+    assert preset.training == bench.training.replace(
+        n_steps=preset.training.n_steps, learning_rate=preset.training.learning_rate
+    )
+
+
+def _tune(tmp_path: Path, env_id: str, rows: tuple[str, ...]) -> Path:
+    """A tune-curves folder whose tune.json chose a budget and learning rate per row."""
+    chosen = {"cql/sparse": (8000, 1e-4, 250), "cql/perfect-judge": (3000, 3e-4, 1000)}
+    best = {
+        row: {"algorithm": "cql", "reward": row.split("/")[1], "dense_weight": None,
+              "cql_alpha": None, "iql_weight_temp": None, "learning_rate": chosen[row][1],
+              "target_update_interval": chosen[row][2], "iql_tau": None,
+              "n_steps": chosen[row][0], "sr": 30.0, "cgc": 40.0, "seeds": 2}
+        for row in rows
+    }  # fmt: skip
+    folder = tmp_path / "tune"
+    folder.mkdir()
+    payload = {"best": best, "config": {"collect": {"env": env_id}}}
+    (folder / "tune.json").write_text(json.dumps(payload), encoding="utf-8")
+    return folder
+
+
+def test_tuned_from_gives_sparse_its_values_and_every_dense_row_the_perfect_judges(
+    tmp_path: Path,
+) -> None:
+    from rewardgym.benchmarks.embodied.config import Row
+    from rewardgym.benchmarks.embodied.judge_page import budgets
+    from rewardgym.benchmarks.embodied.suite import offline_config
+
+    tune = _tune(tmp_path, VIRTUALHOME_ID, ("cql/sparse", "cql/perfect-judge"))
+    config = Config(preset="quick", envs=("virtualhome",), tuned_from=tune)
+    bench = env_bench(config, "virtualhome")
+    got = {}
+    for reward in ("sparse", "perfect-judge", "coren", "single-prompt", "average"):
+        offline = offline_config(bench, Row("cql", reward), bench.tuned_for(Row("cql", reward)), 0)
+        got[reward] = (offline.n_steps, offline.learning_rate,
+                       offline.algorithm.target_update_interval)  # fmt: skip
+    assert got["sparse"] == (8000, 1e-4, 250)
+    assert {got[r] for r in ("perfect-judge", "coren", "single-prompt", "average")} == {
+        (3000, 3e-4, 1000)
+    }
+    assert str(tune) in bench.tuned_source
+    env = {
+        "n_steps": 800,
+        "tuned_source": bench.tuned_source,
+        "training": {
+            "cql/sparse": {"n_steps": 8000, "learning_rate": 1e-4, "target_update_interval": 250},
+            "cql/perfect-judge": {
+                "n_steps": 3000,
+                "learning_rate": 3e-4,
+                "target_update_interval": 1000,
+            },
+            "cql/coren @ calibrated:1": {
+                "n_steps": 3000,
+                "learning_rate": 3e-4,
+                "target_update_interval": 1000,
+            },
+        },
+    }
+    text = budgets(env)
+    assert "cql/sparse: 8000 steps at learning rate 0.0001" in text
+    assert "every calibrated row: 3000 steps at learning rate 0.0003" in text
+
+
+@pytest.mark.parametrize(
+    ("envs", "env_id", "rows", "extra", "message"),
+    [
+        (("virtualhome",), "rewardgym/Household-v1", ("cql/sparse", "cql/perfect-judge"), {},
+         "a tune of rewardgym/Household-v1"),
+        (("virtualhome",), VIRTUALHOME_ID, ("cql/sparse",), {}, "no cql/perfect-judge row"),
+        (("household", "virtualhome"), VIRTUALHOME_ID, ("cql/sparse",), {}, "give one env"),
+        (("virtualhome",), VIRTUALHOME_ID, ("cql/sparse",), {"n_steps": 5}, "drop --n-steps"),
+    ],
+)  # fmt: skip
+def test_a_tune_that_does_not_fit_is_refused_naming_why(
+    tmp_path: Path, envs: tuple, env_id: str, rows: tuple, extra: dict, message: str
+) -> None:
+    tune = _tune(tmp_path, env_id, rows)
+    with pytest.raises(ValueError, match=message):
+        env_bench(Config(preset="quick", envs=envs, tuned_from=tune, **extra), envs[0])
