@@ -125,7 +125,7 @@ def env_bench(config: Config, env: str) -> Any:
         changes["seeds"] = config.seeds
     if config.episodes is not None:
         changes["collect"] = replace(bench.collect, episodes=config.episodes)
-    training = {
+    training: dict[str, Any] = {
         k: v
         for k, v in (("n_steps", config.n_steps), ("learning_rate", config.learning_rate))
         if v is not None
@@ -364,7 +364,7 @@ def run_env(config: Config, bench: Any, root: Path, *, quiet: bool = False) -> d
             name: {
                 "n_steps": t.n_steps,
                 "learning_rate": t.learning_rate,
-                "target_update_interval": t.algorithm.target_update_interval,
+                "target_update_interval": getattr(t.algorithm, "target_update_interval", None),
             }
             for (name, seed), task in tasks.items()
             if seed == bench.seeds[0]

@@ -240,6 +240,41 @@ CONSTANT = "n/a (one class or equal returns)"
 """What an undefined correlation says: held-out episodes all succeed, all fail or tie."""
 
 
+def _row_values(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    """Per row, the step budget and learning rate its runs recorded (first split's entry)."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for r in rows:
+        out.setdefault(
+            f"{r['algorithm']}/{r['reward']}", (r.get("n_steps"), r.get("learning_rate"))
+        )
+    return out
+
+
+def _budget(rows: Sequence[Mapping[str, Any]], config: Mapping[str, Any]) -> str:
+    """The header's step count: the shared one, or each row's own range when tuned apart."""
+    steps = {v[0] for v in _row_values(rows).values() if v[0] is not None}
+    if len(steps) <= 1:
+        return f"{next(iter(steps), config['training']['n_steps'])} steps"
+    return f"{min(steps)}-{max(steps)} steps by row (each row's below)"
+
+
+def _trained_with_table(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A table of each row's budget and learning rate, when the rows do not share them."""
+    values = _row_values(rows)
+    if len(set(values.values())) <= 1:
+        return []
+    lines = [
+        {"row": name, "n_steps": steps, "learning_rate": f"{rate:g}" if rate else rate}
+        for name, (steps, rate) in values.items()
+    ]
+    return [
+        "Each row trained with (as its runs recorded):",
+        "",
+        markdown_table(lines, ["row", "n_steps", "learning_rate"]),
+        "",
+    ]
+
+
 def render_markdown(payload: Mapping[str, Any]) -> str:
     """The suite's Markdown report: main and cross-domain tables, the check, data, timings."""
     rows, meta, config = payload["rows"], payload["meta"], payload["config"]
@@ -248,12 +283,13 @@ def render_markdown(payload: Mapping[str, Any]) -> str:
     parts = [
         f"## Embodied suite ({config['name']}): {env}, {data['episodes']} trajectories "
         f"(success {data['success_rate']:.1f}%, expert {data['mean_expert_steps']:.1f} steps), "
-        f"seeds {config['seeds']}, {config['training']['n_steps']} steps, judge {config['judge']}",
+        f"seeds {config['seeds']}, {_budget(rows, config)}, judge {config['judge']}",
         "",
         "SR [95% interval over seeds crossed with tasks and episodes] / CGC / Plan in percent "
         "on held-out instructions (COREN Tables 1, 3 and 5 in shape). Hyperparameters: "
         f"{meta.get('tuned_source', '')}.",
         "",
+        *_trained_with_table(rows),
     ]
     if config.get("smoke_test"):
         parts += [

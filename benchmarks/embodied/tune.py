@@ -99,6 +99,12 @@ def _means(
     }
 
 
+def _key(sr: float) -> float:
+    """``sr`` as compared by the rule: means of the same episode counts that differ only in
+    their float rounding (mean(50.0, 56.45...) against mean(53.22..., 53.22...)) are a tie."""
+    return round(sr, 6)
+
+
 def choose(table: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per row, the grid point and step with the best mean validation SR over seeds.
 
@@ -122,7 +128,10 @@ def choose(table: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
         best: dict[str, Any] | None = None
         for point, curve in points.items():
             for at in curve:
-                if best is None or (at["sr"], -at["step"]) > (best["sr"], -best["n_steps"]):
+                if best is None or (_key(at["sr"]), -at["step"]) > (
+                    _key(best["sr"]),
+                    -best["n_steps"],
+                ):
                     best = {
                         **dict(zip(POINT_KEYS, point, strict=True)),
                         "n_steps": at["step"],

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from rewardgym.agents.evaluation.household import VIRTUALHOME_TEST_SPLITS, EvalConfig
 from rewardgym.agents.offline.config import OfflineConfig
-from rewardgym.benchmarks.embodied.config import FULL_EVAL_EVERY, PRESETS, EmbodiedBenchConfig
+from rewardgym.benchmarks.embodied.config import (
+    FULL_EVAL_EVERY,
+    PRESETS,
+    EmbodiedBenchConfig,
+    Tuned,
+    with_ablations,
+)
 from rewardgym.envs import VIRTUALHOME_ID
 from rewardgym.envs.trajectories.config import CollectConfig
 
@@ -37,10 +43,44 @@ VIRTUALHOME_TUNE_COMMAND = (
 """The tune run that chooses VirtualHome-v0's settings on its validation programs."""
 
 VIRTUALHOME_TUNED_SOURCE = (
-    "the library's defaults: no tune run on VirtualHome-v0's validation programs is recorded yet "
-    f"(`{VIRTUALHOME_TUNE_COMMAND}` chooses them; Household-v1's values are not carried over)"
+    "the library's defaults: no tune on this preset's data is recorded (the quick preset's "
+    "values come from its own, docs/results/embodied-virtualhome-tune-quick.md; tune.py's "
+    "CURVE_TUNE_COMMANDS['virtualhome'] tunes the full preset's data; Household-v1's values are "
+    "not carried over)"
 )
 """Where the VirtualHome presets' hyperparameters come from, printed under every table."""
+
+VIRTUALHOME_CURVE_TUNE_QUICK = (
+    "rewardgym bench embodied --env virtualhome --preset quick --mode tune-curves --rows "
+    "cql/sparse cql/perfect-judge cql/coren bc/none filtered-bc/none --curve-grid.max-steps 8000 "
+    "--curve-grid.learning-rates 1e-4 3e-4 1e-3 --curve-grid.target-update-intervals 250"
+)
+"""The tune of the quick preset's values on validation curves (recorded in
+docs/results/embodied-virtualhome-tune-quick.md): quick's data, 2 seeds a point, one target."""
+
+QUICK_TUNED: tuple[Tuned, ...] = with_ablations(
+    (
+        Tuned("cql", "sparse", learning_rate=1e-3, target_update_interval=250, n_steps=4000,
+              validation_sr=39.5),
+        Tuned("cql", "perfect-judge", learning_rate=1e-3, target_update_interval=250,
+              n_steps=1000, validation_sr=38.7),
+        Tuned("cql", "coren", learning_rate=3e-4, target_update_interval=250, n_steps=2000,
+              validation_sr=38.7),
+        Tuned("bc", "none", learning_rate=3e-4, n_steps=5000, validation_sr=46.0),
+        Tuned("filtered-bc", "none", learning_rate=1e-4, n_steps=4000, validation_sr=53.2),
+    )
+)  # fmt: skip
+"""The quick preset's values, chosen on the validation programs' curves by
+``VIRTUALHOME_CURVE_TUNE_QUICK`` (COREN's ablations share cql/coren's; IQL was not tuned)."""
+
+QUICK_TUNED_SOURCE = (
+    "chosen on validation curves (62 validation programs, 2 seeds a point, learning rates 1e-4, "
+    "3e-4, 1e-3 up to 8,000 steps) by "
+    f"`{VIRTUALHOME_CURVE_TUNE_QUICK}`; COREN's ablations share cql/coren's values; iql/sparse "
+    "keeps the library's defaults at 800 steps (not tuned); see "
+    "docs/results/embodied-virtualhome-tune-quick.md"
+)
+"""Where the quick preset's values come from, printed under every table."""
 
 _NAN = float("nan")
 
@@ -107,10 +147,16 @@ VIRTUALHOME_PRESETS: dict[str, EmbodiedBenchConfig] = {
     # the demo took 119 s in all, its train-and-evaluate phase 64 s (1.34 x the arithmetic
     # plus worker start-up). With that factor: 226 + 405 x 1.34 + 15 (start-up) + 50 (data,
     # perfect judge, embeddings, report) = 834 s, 13.9 of the 15 minutes.
+    # Since the tune, per seed: CQL sparse 2 + 0.030 x 4,000 + 9 = 131, the perfect judge 41,
+    # COREN and its two ablations 3 x 71, IQL 55, BC 66, filtered BC 55: 561 worker-s, 3 seeds
+    # 842 s on 2 workers (the judge sweep's 60 agents took 1.0 x such arithmetic) + 226 s of
+    # labelling + 65 s: about 19 minutes.
     "quick": _config(
         "quick",
         episodes=250,
         training=OfflineConfig(n_steps=800, batch_size=256),
+        tuned=QUICK_TUNED,
+        tuned_source=QUICK_TUNED_SOURCE,
         indicative=True,
     ),
     # The same arithmetic at 3,000 steps and 2,000 episodes: labelling 1,810 s, a seed's agents
@@ -125,8 +171,9 @@ VIRTUALHOME_PRESETS: dict[str, EmbodiedBenchConfig] = {
     ),
 }
 """``demo``: four rows on 40 trajectories, one seed, one test program per task category (about
-two minutes); ``quick``: the eight rows on 250 trajectories, 3 seeds, 800 training steps,
-every test program (within 15 minutes on 2 cores); ``full``: the same on 2,000 trajectories,
+two minutes); ``quick``: the eight rows on 250 trajectories, 3 seeds, each row's budget and
+learning rate chosen on validation curves (``QUICK_TUNED``; IQL: 800 steps at the defaults),
+every test program (about 19 minutes on 2 cores); ``full``: the same on 2,000 trajectories,
 3,000 training steps and 6 seeds (about 70 minutes)."""
 
 ENV_PRESETS: dict[str, dict[str, EmbodiedBenchConfig]] = {
@@ -138,6 +185,9 @@ ENV_PRESETS: dict[str, dict[str, EmbodiedBenchConfig]] = {
 __all__ = [
     "ENV_PRESETS",
     "PAPER_TABLE_1",
+    "QUICK_TUNED",
+    "QUICK_TUNED_SOURCE",
+    "VIRTUALHOME_CURVE_TUNE_QUICK",
     "VIRTUALHOME_PRESETS",
     "VIRTUALHOME_ROWS",
     "VIRTUALHOME_TUNED_SOURCE",

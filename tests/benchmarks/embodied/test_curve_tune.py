@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from rewardgym.agents.evaluation.household import EvalConfig
@@ -80,6 +81,15 @@ def test_ties_go_to_the_earlier_step_then_the_earlier_point() -> None:
     )
     best = choose(table)["cql/sparse"]
     assert (best["learning_rate"], best["n_steps"]) == (3e-4, 100)
+
+
+def test_equal_means_that_differ_in_float_rounding_are_a_tie() -> None:
+    """Measured (VirtualHome tune, filtered BC): 2 seeds x 62 episodes scored 33+33 successes at
+    step 4,000 and 31+35 at 7,000; numpy's means differ in the last bit, and 4,000 must win."""
+    high, low, even = 56.451612903225815, 50.0, 53.2258064516129  # the run's SRs, as stored
+    assert float(np.mean([low, high])) != float(np.mean([even, even]))  # the float trap
+    table = _table({("cql/sparse", 1e-4, 250): {0: [0, even, low], 1: [0, even, high]}})
+    assert choose(table)["cql/sparse"]["n_steps"] == 200
 
 
 def test_a_step_not_every_seed_scored_is_not_on_offer() -> None:

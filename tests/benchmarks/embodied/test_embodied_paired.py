@@ -197,3 +197,30 @@ def test_the_tables_show_paired_differences_and_quick_says_they_are_indicative()
 def test_full_has_five_seeds_or_more_and_quick_is_indicative() -> None:
     assert len(PRESETS["full"].seeds) >= 5 and PRESETS["quick"].indicative
     assert not PRESETS["full"].indicative
+
+
+def test_rows_tuned_to_their_own_budgets_say_so_in_the_header_and_a_table() -> None:
+    """The header's step count is no longer the shared default when each row has its budget."""
+    config, assignment, results = _suite_results()
+    rows = aggregate(config, assignment, results)
+    budgets = {"cql/sparse": 4000, "cql/perfect-judge": 1000}
+    for r in rows:
+        r["n_steps"] = budgets.get(f"{r['algorithm']}/{r['reward']}", 2000)
+    payload = {
+        "rows": rows,
+        "meta": {"timings_seconds": {"total": 1.0}},
+        "config": {
+            "name": "quick",
+            "seeds": [0, 1, 2],
+            "training": {"n_steps": 800},
+            "judge": "embedding",
+        },
+        "data": {"episodes": 4, "success_rate": 25.0, "mean_expert_steps": 9.0},
+    }
+    text = render_markdown(payload)
+    assert "1000-4000 steps by row" in text and "800 steps" not in text
+    assert "| cql/sparse | 4000 | 0.001 |" in text
+    for r in rows:
+        r["n_steps"] = 800
+    text = render_markdown(payload)
+    assert "800 steps, judge" in text and "Each row trained with" not in text

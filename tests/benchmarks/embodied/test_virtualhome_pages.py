@@ -50,3 +50,31 @@ def test_the_docs_count_the_test_programs_evaluation_plays() -> None:
     assert f"of the {tests} test programs, the default N = 5 plays {played}" in text
     assert f"({2 * played} episodes)" in text
     assert f"validation plays {validation} of its {held}" in text
+
+
+def test_the_quick_presets_values_are_those_its_recorded_tune_chose() -> None:
+    """QUICK_TUNED holds each Tuned(...) line of the tune page, and the page ran its command."""
+    import ast
+    import dataclasses
+
+    from rewardgym.benchmarks.embodied.virtualhome_presets import (
+        QUICK_TUNED,
+        VIRTUALHOME_CURVE_TUNE_QUICK,
+    )
+
+    page = (DOCS / "results" / "embodied-virtualhome-tune-quick.md").read_text(encoding="utf-8")
+    assert f"`{VIRTUALHOME_CURVE_TUNE_QUICK} " in page
+    chosen = []
+    for line in re.findall(r"^Tuned\(.*\),$", page, flags=re.MULTILINE):
+        call = ast.parse(line.rstrip(","), mode="eval").body
+        assert isinstance(call, ast.Call)
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        chosen.append((*args, kwargs))
+    assert len(chosen) == 5
+    preset = VIRTUALHOME_PRESETS["quick"]
+    assert preset.tuned == QUICK_TUNED
+    for algorithm, reward, values in chosen:
+        tuned = next(t for t in QUICK_TUNED if (t.algorithm, t.reward) == (algorithm, reward))
+        set_values = {k: v for k, v in dataclasses.asdict(tuned).items() if v is not None}
+        assert set_values == {"algorithm": algorithm, "reward": reward, **values}
