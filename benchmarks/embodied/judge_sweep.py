@@ -360,15 +360,16 @@ def run_env(config: Config, bench: Any, root: Path, *, quiet: bool = False) -> d
         "episodes": bench.collect.episodes,
         "seeds": list(bench.seeds),
         "n_steps": bench.training.n_steps,
-        "training": {
+        "training": {  # every seed of a row trains with the same values
             name: {
-                "n_steps": t.n_steps,
-                "learning_rate": t.learning_rate,
-                "target_update_interval": getattr(t.algorithm, "target_update_interval", None),
+                "n_steps": task.offline.n_steps,
+                "learning_rate": task.offline.learning_rate,
+                "target_update_interval": getattr(
+                    task.offline.algorithm, "target_update_interval", None
+                ),
             }
             for (name, seed), task in tasks.items()
             if seed == bench.seeds[0]
-            for t in [task.offline]
         },
         "tuned_source": bench.tuned_source,
         "splits": list(bench.evaluation.splits),

@@ -36,12 +36,6 @@ VIRTUALHOME_ROWS: tuple[str, ...] = (
 )
 """The quick and full presets' rows: Household's quick rows but the oracle shaping (no planner)."""
 
-VIRTUALHOME_TUNE_COMMAND = (
-    "rewardgym bench embodied --env virtualhome --preset quick --mode tune --rows bc/none "
-    "filtered-bc/none cql/sparse iql/sparse cql/perfect-judge cql/coren"
-)
-"""The tune run that chooses VirtualHome-v0's settings on its validation programs."""
-
 VIRTUALHOME_TUNED_SOURCE = (
     "the library's defaults: no tune on this preset's data is recorded (the quick preset's "
     "values come from its own, docs/results/embodied-virtualhome-tune-quick.md; tune.py's "
@@ -191,5 +185,4 @@ __all__ = [
     "VIRTUALHOME_PRESETS",
     "VIRTUALHOME_ROWS",
     "VIRTUALHOME_TUNED_SOURCE",
-    "VIRTUALHOME_TUNE_COMMAND",
 ]

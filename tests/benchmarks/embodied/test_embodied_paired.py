@@ -169,20 +169,25 @@ def test_rows_carry_paired_differences_and_positions_from_the_same_draws() -> No
     assert check["coren_position_ci"]["coren"] == position["ci"]
 
 
-def test_the_tables_show_paired_differences_and_quick_says_they_are_indicative() -> None:
-    config, assignment, results = _suite_results()
-    payload = {
-        "rows": aggregate(config, assignment, results),
+def _payload(rows: list[dict[str, Any]], n_steps: int, **config: Any) -> dict[str, Any]:
+    """A quick run's results.json around ``rows``, trained ``n_steps`` by default."""
+    return {
+        "rows": rows,
         "meta": {"timings_seconds": {"total": 1.0}},
         "config": {
             "name": "quick",
             "seeds": [0, 1, 2],
-            "training": {"n_steps": 10},
+            "training": {"n_steps": n_steps},
             "judge": "embedding",
-            "indicative": True,
+            **config,
         },
         "data": {"episodes": 4, "success_rate": 25.0, "mean_expert_steps": 9.0},
     }
+
+
+def test_the_tables_show_paired_differences_and_quick_says_they_are_indicative() -> None:
+    config, assignment, results = _suite_results()
+    payload = _payload(aggregate(config, assignment, results), n_steps=10, indicative=True)
     text = render_markdown(payload)
     assert "#### Default layout: paired differences in SR" in text
     assert "| fine - cql/sparse | fine - bc/none |" in text and "(the reference)" in text
@@ -206,17 +211,7 @@ def test_rows_tuned_to_their_own_budgets_say_so_in_the_header_and_a_table() -> N
     budgets = {"cql/sparse": 4000, "cql/perfect-judge": 1000}
     for r in rows:
         r["n_steps"] = budgets.get(f"{r['algorithm']}/{r['reward']}", 2000)
-    payload = {
-        "rows": rows,
-        "meta": {"timings_seconds": {"total": 1.0}},
-        "config": {
-            "name": "quick",
-            "seeds": [0, 1, 2],
-            "training": {"n_steps": 800},
-            "judge": "embedding",
-        },
-        "data": {"episodes": 4, "success_rate": 25.0, "mean_expert_steps": 9.0},
-    }
+    payload = _payload(rows, n_steps=800)
     text = render_markdown(payload)
     assert "1000-4000 steps by row" in text and "800 steps" not in text
     assert "| cql/sparse | 4000 | 0.001 |" in text
