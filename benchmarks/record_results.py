@@ -282,9 +282,21 @@ def _minutes(seconds: float | None) -> str:
     return f"{seconds / 60:.1f} min ({seconds:.0f} s)"
 
 
+def _shares_a_process(meta: Mapping[str, Any]) -> bool:
+    """Whether the suite ran inside ``rewardgym demo``, which runs its suites one after another in one process."""
+    argv = meta.get("argv")
+    return isinstance(argv, list) and len(argv) > 1 and argv[1] == "demo"
+
+
 def _wall_time(meta: Mapping[str, Any]) -> str:
-    """From the process's start when recorded, else the suite's own timer, saying which."""
+    """From the process's start when recorded, else the suite's own timer, saying which.
+
+    A suite of ``rewardgym demo`` is timed by its own timer: its process also ran the suites
+    before it, so the time from the process's start would count theirs.
+    """
     process, suite = _number(meta, "process_seconds"), _number(meta, "wall_seconds")
+    if _shares_a_process(meta) and suite is not None:
+        process = None
     if process is not None or suite is None:
         return _minutes(process)
     shown = _minutes(suite)

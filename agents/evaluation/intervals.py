@@ -76,7 +76,8 @@ def bootstrap_intervals(
     samples: int = BOOTSTRAP_SAMPLES,
     seed: int = 0,
 ) -> dict[str, list[float]]:
-    """``[lo, hi]`` (percent) of exact match, type accuracy, type F1 and per-type exact match."""
+    """``[lo, hi]`` (percent) of exact match, type accuracy, type F1, per-type exact match and
+    the share of steps on which the row predicted each action type."""
     counts = _counts(runs, protocol)
     n_sessions = len(counts["n"])
     if n_sessions == 0:
@@ -92,10 +93,12 @@ def bootstrap_intervals(
     }
     per_type = weights @ counts["count"]
     per_exact = weights @ counts["exact_by"]
+    predicted = weights @ (counts["tp"] + counts["fp"])  # steps the row predicted each type on
     for k, kind in enumerate(ACTION_TYPES):
         if counts["count"][:, k].sum() > 0:
             denominator = np.where(per_type[:, k] > 0, per_type[:, k], np.nan)
             values[f"exact_{kind}"] = 100.0 * per_exact[:, k] / denominator
+        values[f"predicted_share_{kind}"] = 100.0 * predicted[:, k] / steps
     tail = 100.0 * (1 - CONFIDENCE) / 2
     return {
         key: [float(np.nanpercentile(v, tail)), float(np.nanpercentile(v, 100 - tail))]

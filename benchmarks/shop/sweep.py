@@ -21,12 +21,17 @@ have not changed.
 
 Built-in candidates (:data:`CANDIDATES`; ``--extra NAME:FIELD=VALUE,...`` adds more) cover
 element ids, width, depth, vocabulary, examples, epochs, learning rate, warm-up and three
-recipes: the action before the rationale, the lookup's prediction as a line of the prompt
-(the lookup fitted on the training sessions only), and a tokenizer that splits element names
-into their words. The paired recipe comparison, alone on the cores: ``python -m
+recipes: Shop-R1's rationale before the action (the presets write the action first), the
+lookup's prediction as a line of the prompt (the lookup fitted on the training sessions only),
+and a tokenizer that splits element names into their words. The paired recipe comparison that
+chose the action-first order (docs/results/shop-sweep-recipe-pairs.md), alone on the cores,
+ran while the presets wrote the rationale first (its candidate action-first is today's
+baseline): ``python -m
 rewardgym.benchmarks.shop.sweep --preset cpu --workers 2 --seeds 0 1 2 --temperatures 0.2
---candidates baseline action-first split-names lookup-hint --reference baseline`` (baseline on
-the cpu preset is the cpu recipe); the defaults are a toy run (tiny preset, two candidates).
+--candidates baseline action-first split-names lookup-hint --reference baseline``; with today's
+presets the same comparison is ``--candidates baseline rationale-first split-names lookup-hint``
+(their lookup-hint and split-names now add to the action-first order). The defaults are a toy
+run (tiny preset, two candidates).
 """
 
 from __future__ import annotations
@@ -82,12 +87,16 @@ CANDIDATES: dict[str, dict[str, object]] = {
     "wide-256": {"default_model.hidden_size": 256, "default_model.intermediate_size": 704},
     "deep-6": {"default_model.num_layers": 6},
     "vocab-8192": {"default_model.vocab_size": 8192},
-    "examples-2400": {"sft.max_examples": 2400},
+    # quick's SFT recipe before issue 50 (1,200 rows at 2e-3; the demo's): the type stays the
+    # training marginal, so it never terminates
+    "examples-1200": {"sft.max_examples": 1200, "sft.learning_rate": 2e-3},
     "epochs-2": {"sft.epochs": 2.0},
-    "lr-1e-3": {"sft.learning_rate": 1e-3},
+    "lr-5e-4": {"sft.learning_rate": 5e-4},
     "lr-4e-3": {"sft.learning_rate": 4e-3},
     "warmup-0.2": {"sft.warmup_ratio": 0.2},
-    "action-first": {"prompt.action_first": True},
+    # Shop-R1's order, the rationale before the action (the presets write the action first since
+    # issue 50's paired recipe sweep, docs/results/shop-sweep-recipe-pairs.md)
+    "rationale-first": {"prompt.action_first": False},
     "lookup-hint": {"prompt.lookup_hint": True},
     "split-names": {"default_model.split_names": True},
 }
@@ -616,8 +625,8 @@ class Config:
     """The config every candidate starts from (quick: the real sweep; tiny: a toy run)."""
     candidates: tuple[str, ...] = ("baseline", "element-ids")
     """Built-in candidates to run, in order (see CANDIDATES in the module): baseline,
-    element-ids, element-ids-448, prompt-448, wide-256, deep-6, vocab-8192, examples-2400,
-    epochs-2, lr-1e-3, lr-4e-3, warmup-0.2, action-first, lookup-hint, split-names; all runs
+    element-ids, element-ids-448, prompt-448, wide-256, deep-6, vocab-8192, examples-1200,
+    epochs-2, lr-5e-4, lr-4e-3, warmup-0.2, rationale-first, lookup-hint, split-names; all runs
     every one of them."""
     extra: tuple[str, ...] = ()
     """More candidates, each NAME:FIELD=VALUE,FIELD=VALUE with dotted fields of the preset

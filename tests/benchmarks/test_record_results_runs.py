@@ -104,6 +104,11 @@ def test_a_tune_run_lands_on_a_tune_page(
         ({"wall_seconds": -5.0}, "unknown (the run recorded -5 s)"),
         ({"wall_seconds": 60.0, "process_seconds": 125.0}, "2.1 min (125 s)"),
         ({"wall_seconds": 60.0}, "1.0 min (60 s), timed from the suite's start"),
+        # a suite of `rewardgym demo`: the process also ran the suites before it
+        (
+            {"wall_seconds": 60.0, "process_seconds": 400.0, "argv": ["rewardgym", "demo"]},
+            "1.0 min (60 s), timed from the suite's start",
+        ),
         ({}, "not recorded"),
     ],
 )

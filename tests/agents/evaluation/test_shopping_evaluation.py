@@ -107,3 +107,18 @@ def test_pooling_two_runs_on_the_same_sessions_keeps_the_session_unit() -> None:
     once = bootstrap_intervals([one], samples=400, seed=3)
     # Identical runs add no information: resampling sessions gives the same interval.
     assert twice["exact_match"] == pytest.approx(once["exact_match"])
+
+
+def test_predicted_type_shares_have_intervals_around_the_rows_own_share() -> None:
+    rng = np.random.default_rng(4)
+    records = _records(60, rng, 0.7)  # a wrong answer is a click, so terminate is under-predicted
+    point = protocol_metrics(records, "natural")
+    ci = bootstrap_intervals([records], samples=500)
+    for kind in ("click", "type_and_submit", "terminate"):
+        lo, hi = ci[f"predicted_share_{kind}"]
+        assert lo <= point.predicted_type_share[kind] <= hi
+    # a type the row never predicts has the point interval [0, 0]: a share of 0 is exact
+    never = [StepRecord(r.session, r.step, r.truth, CLICK) for r in records]
+    assert bootstrap_intervals([never], samples=200)["predicted_share_terminate"] == [0.0, 0.0]
+    lo, hi = ci["predicted_share_terminate"]
+    assert lo > 0.0 and hi < 100.0 / 9  # predicted on fewer steps than the truth's 1 in 9

@@ -18,12 +18,31 @@ def test_cpu_preset_runs_main_rows_on_two_seeds_and_ablations_on_one() -> None:
     assert cpu.seeds == (0, 1) and cpu.ablation_seeds == (0,) and cpu.split_test_across_seeds
     assert cpu.train_workers == 2 and quick.train_workers == 2
     assert cpu.default_model == quick.default_model
-    # every training row at lr 1e-3, as the validation sweeps chose
-    assert cpu.sft == dataclasses.replace(quick.sft, max_examples=None, learning_rate=1e-3)
+    # every training row at lr 1e-3, as the validation sweeps chose; quick trains the same SFT
+    # (on 1,200 rows its action type stayed the training marginal: no terminate, issue 50)
+    assert cpu.sft == quick.sft
+    assert quick.sft.max_examples is None and quick.sft.learning_rate == 1e-3
+    # the action before the rationale, as the paired recipe sweep chose (issue 50); the
+    # paper's own presets keep Shop-R1's order
+    assert quick.prompt.action_first and cpu.prompt == quick.prompt
+    assert not preset("paper").prompt.action_first and not preset("smol").prompt.action_first
     completions = cpu.grpo.steps * cpu.grpo.prompts_per_step * cpu.grpo.num_generations
     assert completions >= 10 * quick.grpo.steps * quick.grpo.prompts_per_step * 6
     assert cpu.eval_sessions is not None and quick.eval_sessions is not None
     assert cpu.eval_sessions > quick.eval_sessions
+
+
+def test_the_demo_keeps_the_small_sft_recipe_that_fits_make_demo() -> None:
+    # every row (quick's recipe) would take about 3.3x the demo's SFT time; fidelity quick keeps
+    # the recipe its recorded page used until issue 50 item 4 sizes it again
+    from rewardgym.benchmarks.fidelity.config import preset as fidelity_preset
+
+    demo, quick = preset("demo"), preset("quick")
+    assert demo.sft == dataclasses.replace(quick.sft, max_examples=1200, learning_rate=2e-3)
+    assert demo.default_model == quick.default_model and demo.grpo == quick.grpo
+    shop = fidelity_preset("quick").shop
+    assert shop.sft.max_examples == 1500 and shop.sft.learning_rate == 2e-3
+    assert not shop.prompt.action_first and demo.prompt.action_first
 
 
 def test_the_plan_waits_for_each_start_and_covers_every_trained_model() -> None:
