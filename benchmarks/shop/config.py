@@ -164,7 +164,6 @@ def _quick() -> BenchConfig:
             epochs=1.0,
             learning_rate=1e-3,
             pretrained_learning_rate=5e-5,
-            max_examples=None,
             warmup_ratio=0.05,
         ),
         grpo=GRPORunConfig(
