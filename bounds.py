@@ -39,6 +39,7 @@ import types
 import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Annotated, Any, Union
 
 
@@ -234,6 +235,13 @@ def _first_non_finite(value: Any, where: str = "") -> tuple[str, float] | None:
     return None
 
 
+def _path_text(value: object) -> str:
+    """A path as its text (a config's ``--out`` or ``--shop-run`` field); anything else is refused."""
+    if isinstance(value, PurePath):
+        return str(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def strict_json(value: Any, target: object, **dumps: Any) -> str:
     """``json.dumps(value, allow_nan=False, **dumps)``: NaN and infinities are refused, never written.
 
@@ -247,6 +255,7 @@ def strict_json(value: Any, target: object, **dumps: Any) -> str:
         ...
         ValueError: results.json: ['rows'][0]['exact'] is nan; JSON has no NaN or infinity, so nothing was written (an undefined figure is written as null)
     """
+    dumps.setdefault("default", _path_text)
     try:
         return json.dumps(value, allow_nan=False, **dumps)
     except ValueError as err:

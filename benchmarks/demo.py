@@ -47,6 +47,7 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     from rewardgym.benchmarks.fidelity.config import PRESETS as FIDELITY_PRESETS
     from rewardgym.benchmarks.fidelity.suite import OUTPUT_KIND as FIDELITY_KIND
     from rewardgym.benchmarks.fidelity.suite import run_bench_fidelity
+    from rewardgym.benchmarks.provenance import restart_clock, use_process_clock
     from rewardgym.benchmarks.shop.suite import OUTPUT_KIND as SHOP_KIND
     from rewardgym.benchmarks.shop.suite import run_bench_shop
     from rewardgym.outputs import claim_output, prepare_output
@@ -80,11 +81,16 @@ def run_demo(out: Path, *, overwrite: bool = False) -> None:
     ]
     console = Console()
     timings: dict[str, float] = {}
-    for title, name, stage in stages:
-        console.print(f"\n== rewardgym demo: {title} ==")
-        start = time.perf_counter()
-        stage()
-        timings[name] = time.perf_counter() - start
+    try:
+        for index, (title, name, stage) in enumerate(stages):
+            console.print(f"\n== rewardgym demo: {title} ==")
+            if index:  # each later suite's page counts its own time, not the suites' before it
+                restart_clock()
+            start = time.perf_counter()
+            stage()
+            timings[name] = time.perf_counter() - start
+    finally:
+        use_process_clock()
     console.print("\n== rewardgym demo: done ==")
     for name, seconds in timings.items():
         console.print(f"{name:>10}: {seconds / 60:5.1f} min  ->  {out / name}/results.md")

@@ -177,12 +177,35 @@ def machine() -> dict[str, Any]:
     }
 
 
+_SUITE_START: float | None = None
+"""When :func:`restart_clock` last ran (epoch seconds), or None: the process's start counts."""
+
+
+def restart_clock() -> None:
+    """Time the next suite of this process from now, not from the process's start.
+
+    For a process that runs several suites one after another (``rewardgym demo``): each later
+    suite's wall time should not count the suites before it.
+    """
+    global _SUITE_START
+    _SUITE_START = time.time()
+
+
+def use_process_clock() -> None:
+    """Time suites from the process's start again (undoes :func:`restart_clock`)."""
+    global _SUITE_START
+    _SUITE_START = None
+
+
 def process_seconds() -> float | None:
-    """Seconds since this process started, as the OS records its start (None if unknown).
+    """Seconds since this process started, as the OS records its start (None if unknown), or
+    since :func:`restart_clock` when it ran.
 
     A suite's own timer starts after the imports and the command's checks; a results page's
     wall time is what the user waited, so it counts from here.
     """
+    if _SUITE_START is not None:
+        return max(0.0, time.time() - _SUITE_START)
     import psutil
 
     try:
@@ -206,6 +229,7 @@ def run_provenance(argv: Sequence[str] | None = None) -> dict[str, Any]:
         **machine(),
         "finished_utc": finished.isoformat(),
         "process_seconds": process_seconds(),
+        "process_clock": "process" if _SUITE_START is None else "restarted",
     }
 
 
@@ -218,5 +242,7 @@ __all__ = [
     "machine",
     "page_command",
     "process_seconds",
+    "restart_clock",
     "run_provenance",
+    "use_process_clock",
 ]

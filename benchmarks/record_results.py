@@ -30,7 +30,6 @@ exits 2.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -45,6 +44,17 @@ import tyro
 
 from rewardgym.atomic import absolute, atomic_path, remove_tree, write_atomic, write_json_atomic
 from rewardgym.benchmarks.provenance import page_command
+from rewardgym.benchmarks.run_meta import (
+    NOT_RECORDED,
+    code_span,
+    commit,
+    flag_value,
+    machine,
+    page_kind,
+    phases,
+    text_value,
+    wall_time,
+)
 from rewardgym.errors import UserError
 from rewardgym.markdown_text import cell, heading, no_html, no_links, printable
 from rewardgym.outputs import OWNER_FILE, atomic_output, owner, prepare_output
@@ -59,11 +69,11 @@ SUPERSEDED_BY = "superseded_by"
 """Key of ``facts.json`` naming the page that replaced this one (absent on a current page)."""
 RECORDED_COMMIT = re.compile(r"`([0-9a-f]{7,40})`")
 """The commit in a page's ``commit`` fact (a code span, as :func:`facts` writes it)."""
-NOT_RECORDED = "not recorded"
 SUITE_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bench-shop": ("shop", ("results",)),
     "bench-shop-sweep": ("shop", ("sweep",)),
     "bench-shop-breakdown": ("shop", ("breakdown",)),
+    "bench-shop-stopping": ("shop", ("stopping",)),
     "bench-embodied": ("embodied", ("results", "tune")),  # tune: --mode tune
     "bench-fidelity": ("fidelity", ("results",)),
 }
@@ -228,186 +238,21 @@ def _read_run(run: Path, kind: str) -> tuple[str, dict[str, Any], dict[str, Any]
     return stem, payload, meta, text
 
 
-def _typed(meta: Mapping[str, Any], key: str, types: tuple[type, ...], what: str) -> Any:
-    """``meta[key]`` when it is missing, null or of ``types``; any other value is refused."""
-    value = meta.get(key)
-    wrong = isinstance(value, bool) and bool not in types
-    if value is None or (isinstance(value, types) and not wrong):
-        return value
-    raise UserError(
-        f"meta.{key} of the run is {json.dumps(value)[:60]} ({type(value).__name__}), not "
-        f"{what}; it was not written by this rewardgym version: rerun the suite"
-    )
-
-
-def _text(meta: Mapping[str, Any], key: str) -> str | None:
-    value: str | None = _typed(meta, key, (str,), "text")
-    return value
-
-
-def _number(meta: Mapping[str, Any], key: str) -> float | None:
-    value = _typed(meta, key, (int, float), "a number")
-    return None if value is None else _float(value, f"meta.{key}")
-
-
-def _float(value: float, where: str) -> float:
-    """``value`` as a float; an integer too large for one is refused (JSON allows any size)."""
-    try:
-        return float(value)
-    except OverflowError:
-        raise UserError(
-            f"{where} of the run is an integer of {len(str(value))} digits, too large for "
-            "seconds or a count; it was not written by this rewardgym version: rerun the suite"
-        ) from None
-
-
-def _flag(meta: Mapping[str, Any], key: str) -> bool | None:
-    value: bool | None = _typed(meta, key, (bool,), "true or false")
-    return value
-
-
-def _code(text: str) -> str:
-    """``text`` as an inline code span that no backtick inside it can close early."""
-    runs = [len(r) for r in re.findall(r"`+", text)]
-    fence = "`" * (max(runs, default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def _minutes(seconds: float | None) -> str:
-    if seconds is None:
-        return NOT_RECORDED
-    if not math.isfinite(seconds) or seconds < 0:
-        return f"unknown (the run recorded {seconds:g} s)"
-    return f"{seconds / 60:.1f} min ({seconds:.0f} s)"
-
-
-def _shares_a_process(meta: Mapping[str, Any]) -> bool:
-    """Whether the suite ran inside ``rewardgym demo``, which runs its suites one after another in one process."""
-    argv = meta.get("argv")
-    return isinstance(argv, list) and len(argv) > 1 and argv[1] == "demo"
-
-
-def _wall_time(meta: Mapping[str, Any]) -> str:
-    """From the process's start when recorded, else the suite's own timer, saying which.
-
-    A suite of ``rewardgym demo`` is timed by its own timer: its process also ran the suites
-    before it, so the time from the process's start would count theirs.
-    """
-    process, suite = _number(meta, "process_seconds"), _number(meta, "wall_seconds")
-    if _shares_a_process(meta) and suite is not None:
-        process = None
-    if process is not None or suite is None:
-        return _minutes(process)
-    shown = _minutes(suite)
-    return shown if shown.startswith("unknown") else f"{shown}, timed from the suite's start"
-
-
-def _machine(meta: Mapping[str, Any]) -> str:
-    cores = _typed(meta, "cpu_count", (int,), "a count")
-    usable = _typed(meta, "cpu_usable", (int,), "a count")
-    cuda, gpu = _flag(meta, "cuda_available"), _text(meta, "gpu")
-    extras = [_text(meta, "platform"), _text(meta, "python"), _text(meta, "torch")]
-    if cores is None:
-        return NOT_RECORDED
-    text = f"{cores} CPU cores" + (f" ({usable} usable)" if usable not in (None, cores) else "")
-    text += f" of {_text(meta, 'cpu_model') or 'a CPU model not recorded'}"
-    if cuda is None:
-        text += ", GPU not recorded"
-    else:
-        text += f", GPU: {gpu or 'yes'}" if cuda else ", no GPU"
-    platform, python, torch = extras
-    parts = [platform, f"Python {python}" if python else None, f"torch {torch}" if torch else None]
-    return "; ".join([text, _threads(meta), *(p for p in parts if p)])
-
-
-def _threads(meta: Mapping[str, Any]) -> str:
-    """torch's CPU threads as the run recorded them (issue 31), or that it did not."""
-    threads = _typed(meta, "torch_threads", (int,), "a count")
-    if threads is None:
-        return "torch threads not recorded"
-    interop = _typed(meta, "torch_interop_threads", (int,), "a count")
-    text = f"torch threads {threads} (interop {interop})"
-    capability = _text(meta, "torch_cpu_capability")
-    if capability:
-        text += f", {capability} kernels"
-    env = _typed(meta, "thread_env", (dict,), "an object of environment variables") or {}
-    for name, value in env.items():
-        text += f", {name}={value}" if value is not None else f", {name} unset"
-    workers = _typed(meta, "worker_threads", (dict,), "an object of thread counts")
-    if workers:
-        text += (
-            f", training workers {workers.get('workers')} x {workers.get('torch_threads')} "
-            f"torch threads (interop {workers.get('torch_interop_threads')})"
-        )
-    return text
-
-
-def _commit(meta: Mapping[str, Any]) -> str:
-    commit, dirty = _text(meta, "git_commit"), _flag(meta, "git_dirty")
-    if not commit:
-        return NOT_RECORDED
-    state = {True: " plus uncommitted changes", False: "", None: " (changes not recorded)"}
-    return f"{_code(commit[:12])}{state[dirty]}"
-
-
-def _phases(meta: Mapping[str, Any]) -> str:
-    key = "phase_seconds" if meta.get("phase_seconds") is not None else "timings_seconds"
-    phases = _typed(meta, key, (dict,), "an object of seconds")
-    if not phases:
-        return NOT_RECORDED
-    shown = []
-    for name, value in phases.items():
-        if name == "total" or isinstance(value, bool):
-            continue
-        if isinstance(value, int | float):
-            value = _float(value, f"meta.{key}.{name}")
-            shown.append(f"{name} {value:.1f} s" if math.isfinite(value) else f"{name} unknown")
-        elif value is not None and not isinstance(value, dict):  # nested groups are not shown
-            raise UserError(
-                f"meta.{key}.{name} of the run is {json.dumps(value)[:60]}, not seconds"
-            )
-    return ", ".join(shown) or NOT_RECORDED
-
-
-def _missing_candidates(meta: Mapping[str, Any]) -> list[str]:
-    missing = _typed(meta, "candidates_missing", (list,), "a list of candidate names")
-    if missing and not all(isinstance(name, str) for name in missing):
-        raise UserError("meta.candidates_missing of the run holds a name that is not text")
-    return list(missing or [])
-
-
-def _kind(meta: Mapping[str, Any], tune: bool) -> str:
-    smoke = _flag(meta, "smoke_test")
-    if smoke is None:
-        kind = NOT_RECORDED
-    elif smoke:
-        kind = "smoke test of the plumbing" + (" (a tune run)" if tune else "") + ", not a result"
-    else:
-        kind = (
-            "tune on the validation split: it chooses settings, not a result" if tune else "result"
-        )
-    missing = _missing_candidates(meta)
-    if missing:
-        kind = f"unfinished: the run stopped before candidates {', '.join(missing)}; {kind}"
-    return kind
-
-
 def facts(
     meta: Mapping[str, Any], suite: str, preset: str, *, tune: bool = False
 ) -> dict[str, str]:
     """The page's facts as displayed: kind, command, commit, machine, wall time, phases, date."""
-    command = _text(meta, "command")
+    command = text_value(meta, "command")
     return {
         "suite": suite,
         "preset": preset,
-        "kind": _kind(meta, tune),
-        "command": _code(printable(page_command(command))) if command else NOT_RECORDED,
-        "commit": _commit(meta),
-        "machine": _machine(meta),
-        "wall time": _wall_time(meta),
-        "phases": _phases(meta),
-        "finished (UTC)": _text(meta, "finished_utc") or NOT_RECORDED,
+        "kind": page_kind(meta, tune),
+        "command": code_span(printable(page_command(command))) if command else NOT_RECORDED,
+        "commit": commit(meta),
+        "machine": machine(meta),
+        "wall time": wall_time(meta),
+        "phases": phases(meta),
+        "finished (UTC)": text_value(meta, "finished_utc") or NOT_RECORDED,
     }
 
 
@@ -687,7 +532,7 @@ def _page_name(
     if not isinstance(tuned, str):
         raise UserError("the tune run records no preset in config.name; pass --name for its page")
     tuned = plain_name(tuned, "config.name of the tune run")
-    recorded = tuned == RECORDED_TUNE_PRESET and _flag(meta, "smoke_test") is False
+    recorded = tuned == RECORDED_TUNE_PRESET and flag_value(meta, "smoke_test") is False
     return f"{suite}-tune" if recorded else f"{suite}-tune-{tuned}"
 
 
@@ -713,7 +558,7 @@ def record(
     kind = _run_kind(run)
     stem, payload, meta, tables = _read_run(run, kind)
     own_suite = SUITE_KINDS[kind][0]
-    recorded_suite = _text(meta, "suite")
+    recorded_suite = text_value(meta, "suite")
     for given, where in ((suite, "--suite"), (recorded_suite, "meta.suite")):
         if given is not None and given != own_suite:
             raise UserError(
@@ -721,7 +566,7 @@ def record(
                 f"(suite {own_suite!r})"
             )
     where = "--preset" if preset else "meta.preset"
-    preset = preset or _text(meta, "preset")
+    preset = preset or text_value(meta, "preset")
     if not preset:
         raise UserError(
             f"{run / (stem + '.json')} records no suite or preset in 'meta'; "

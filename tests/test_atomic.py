@@ -16,6 +16,7 @@ from rewardgym.atomic import (
     clean_stale_temps,
     remove_tree,
     write_atomic,
+    write_json_atomic,
 )
 
 
@@ -99,3 +100,14 @@ def test_remove_tree_takes_the_directory_away_and_leaves_no_sibling(tmp_path: Pa
     (tmp_path / "kept.txt").write_text("mine")
     remove_tree(tree)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+
+
+def test_a_path_in_a_json_payload_is_written_as_its_text(tmp_path: Path) -> None:
+    """A config's path fields (``--shop-run``, ``--out``) once failed a whole run at its last write."""
+    import json
+
+    target = write_json_atomic(tmp_path / "r.json", {"config": {"shop_run": tmp_path / "shop"}})
+    assert json.loads(target.read_text())["config"]["shop_run"] == str(tmp_path / "shop")
+    with pytest.raises(TypeError, match="set is not JSON serializable"):
+        write_json_atomic(tmp_path / "s.json", {"rows": {1, 2}})
+    assert not (tmp_path / "s.json").exists()

@@ -37,6 +37,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "benchmarks.shop.advantage_probe.Config": {"model": Path("model")},
     "benchmarks.shop.breakdown.Config": {"sweep": Path("sweep"), "candidates": ("baseline",)},
     "benchmarks.shop.sensitivity_probe.Config": {"model": Path("model")},
+    "benchmarks.shop.stopping_probe.Config": {"model": Path("model")},
 }
 """Constructor arguments of configs whose fields have no defaults, by :func:`_label`."""
 

@@ -34,7 +34,8 @@ Example:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -140,6 +141,9 @@ class FieldScores:
     """Mean absolute effect error, in the effect's own unit."""
     changes: int
     """Store changes scored."""
+    draws: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    """Each score's bootstrap draws (NaN where undefined), one per resample of the intents, for
+    :func:`paired_difference`; not written to JSON."""
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready fields (NaN as None)."""
@@ -193,10 +197,11 @@ def field_scores(
         "spearman": spearman,
         "mae": mean_absolute_error,
     }
-    estimates = {
-        name: _estimate(f(sim, tru), [f(s, t) for s, t in zip(sim_draws, tru_draws, strict=True)])
+    draws = {
+        name: np.array([f(s, t) for s, t in zip(sim_draws, tru_draws, strict=True)], dtype=float)
         for name, f in metrics.items()
     }
+    estimates = {name: _estimate(f(sim, tru), draws[name].tolist()) for name, f in metrics.items()}
     mask = counted & np.isfinite(tru) & (tru != 0)
     aligned = int((np.sign(predicted(sim[mask])) == np.sign(tru[mask])).sum())
     return FieldScores(
@@ -207,7 +212,39 @@ def field_scores(
         spearman=estimates["spearman"],
         mae=estimates["mae"],
         changes=len(tru),
+        draws=draws,
     )
+
+
+def paired_difference(first: FieldScores, second: FieldScores, metric: str) -> Estimate:
+    """``first``'s score minus ``second``'s with a paired 95% percentile interval.
+
+    Both must come from the same resamples of the same intents (:func:`field_scores` over the
+    same visits, bootstrap size and seed), so draw ``b`` of each is the same resample and their
+    difference is one draw of the paired difference (resamples where either score is undefined
+    are left out), as in the paired bootstrap of Efron and Tibshirani (1993), ch. 16.
+
+    Example:
+        >>> from rewardgym.agents.evaluation.fidelity import Estimate
+        >>> def scores(value, draws):
+        ...     est = Estimate(value, (min(draws), max(draws)))
+        ...     return FieldScores(est, 0, 0, est, est, est, 1, {"pearson": np.array(draws)})
+        >>> paired_difference(scores(0.5, [0.4, 0.5, 0.6]), scores(0.2, [0.1, 0.2, 0.3]), "pearson").value
+        0.3
+    """
+    if metric not in FIELD_METRICS:
+        raise ValueError(
+            f"paired_difference: unknown score {metric!r}; choose from {FIELD_METRICS}"
+        )
+    a, b = first.draws.get(metric), second.draws.get(metric)
+    if a is None or b is None or a.shape != b.shape:
+        raise ValueError(
+            "paired_difference needs both scores' draws from the same resamples (same visits, "
+            f"bootstrap size and seed); got {None if a is None else a.shape} and "
+            f"{None if b is None else b.shape}"
+        )
+    point = getattr(first, metric).value - getattr(second, metric).value
+    return _estimate(point, (a - b).tolist())
 
 
 __all__ = [
@@ -216,6 +253,7 @@ __all__ = [
     "directional_alignment",
     "field_scores",
     "mean_absolute_error",
+    "paired_difference",
     "pearson",
     "predicted",
     "spearman",

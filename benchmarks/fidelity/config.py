@@ -2,22 +2,21 @@
 
 ``demo`` runs the ground truth, its noise floor and the baselines on every store change with
 200 intents per store (no learned simulator; its recorded run: ``docs/results/fidelity-demo.md``),
-``tiny`` is for tests, ``quick`` adds the learned simulators trained by the shop suite's quick
-preset with a smaller default model (its learned rows dominate its time: the arithmetic above
-``PRESETS["quick"]`` and ``docs/live_store.md``), ``paper`` is for a GPU (more visits, the shop
-suite's own quick models).
+``tiny`` is for tests, ``quick`` adds the learned simulator trained by the shop suite's quick
+preset, sampled at temperature 1 (its visits dominate its time: the arithmetic above
+``PRESETS["quick"]`` and ``docs/live_store.md``), ``paper`` is for a GPU (more visits, the
+Shop-R1 and live-store rows too).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import tyro
 
-from rewardgym.agents.llm.config import Decoding, ModelConfig
+from rewardgym.agents.llm.config import Decoding
 from rewardgym.agents.llm.served import ServedConfig, parse_served
 from rewardgym.agents.simulation.config import FIRST_HELD_OUT_INTENT
 from rewardgym.agents.simulation.policies import BASELINE_NAMES
@@ -41,10 +40,11 @@ class FidelityBenchConfig:
     """Preset name, recorded in results.json."""
     visits: Annotated[int, Range(ge=2)] = 800
     """Visits per store for the ground truth, its other seeds and the baselines (the same intents everywhere)."""
-    llm_visits: Annotated[int, Range(ge=2)] = 16
+    llm_visits: Annotated[int, Range(ge=2)] = 400
     """Visits per store for each learned simulator (the first llm_visits of the same intents;
-    the noise floor and baselines are also scored on them). Default: sized so that the quick
-    preset's three learned rows fit its 30-minute budget on 2 cores (docs/live_store.md)."""
+    the noise floor and baselines are also scored on them). Default: the fewest of 100, 200,
+    400 and 800 at which the ground truth's conversion effects are significant on at least 5
+    of the 20 store changes (docs/live_store.md)."""
     first_intent: Annotated[int, NON_NEGATIVE] = FIRST_HELD_OUT_INTENT
     """First held-out intent; intents first_intent ... + visits - 1 visit every store."""
     variants: tuple[VariantName, ...] = STORE_CHANGES
@@ -53,12 +53,12 @@ class FidelityBenchConfig:
     """Seeds of the ground-truth shopper against itself (the noise floor rows)."""
     baselines: tuple[str, ...] = ("random", "always-terminate", "first-element", "frequency")
     """Baseline simulators, any of: random, always-terminate, first-element, frequency."""
-    shop_rows: tuple[str, ...] = ("sft", "shop-r1")
+    shop_rows: tuple[str, ...] = ("sft",)
     """Rows of the shop suite whose models visit the store as learned simulators, any of:
     zero-shot, rl-binary, sft, sft+rl-binary, shop-r1 (or another bench shop --only row); none
     when given no value."""
-    shop: BenchConfig = field(default_factory=lambda: _quick_shop())
-    """The shop-suite config that trains those models (when shop_run is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed."""
+    shop: BenchConfig = field(default_factory=lambda: shop_preset("quick"))
+    """The shop-suite config that trains those models (when shop_run is not given): its model, prompt, sampling, SFT and GRPO runs; its first seed. Default: bench shop's quick preset, so a bench shop --preset quick output serves as shop_run."""
     shop_run: Path | None = None
     """An earlier rewardgym bench shop output directory whose trained models (and chosen temperature) to reuse instead; shop must be the config it ran."""
     served: tuple[str, ...] = ()
@@ -69,7 +69,12 @@ class FidelityBenchConfig:
     """How the learned simulators decode: constrained to each page's actions (every output
     parses, so every visit runs until the simulator ends it or max_steps does), or free (the
     model's raw text, whose unparsed outputs end nothing and leave the page as it is)."""
-    live_grpo: bool = True
+    temperature: Annotated[float, Range(gt=0.0)] | None = 1.0
+    """Sampling temperature of the learned simulators: 1.0 samples the model's own distribution
+    of next actions, as a simulator of many shoppers should; None takes the one the shop suite
+    chose on validation for exact match, a near-greedy policy's, which predicts a give-up almost
+    nowhere, so its visits run to max_steps (docs/live_store.md)."""
+    live_grpo: bool = False
     """Add the row trained with multi-turn GRPO on ShopStore-v0 (from the SFT model, at the shop config's GRPO budget)."""
     live_turns: Annotated[int, AT_LEAST_1] = 4
     """Deepest turn a live-store GRPO group is sampled at (its earlier turns are the policy's own)."""
@@ -134,29 +139,6 @@ def _check_names(option: str, given: tuple[str, ...], choices: tuple[str, ...]) 
         raise ValueError(f"FidelityBenchConfig.{option} names one entry twice: {given}")
 
 
-def _quick_shop() -> BenchConfig:
-    """The shop suite's quick preset with a smaller model, so that SFT, GRPO and store visits take less time.
-
-    Its default model (hidden 256) takes 13 minutes of SFT alone on 2 cores; this one is the
-    library's default model (``ModelConfig``: width 128) with a vocabulary trained on 200
-    sessions, and half the SFT examples.
-    """
-    quick = shop_preset("quick")
-    return dataclasses.replace(
-        quick,
-        name="fidelity-quick",
-        default_model=ModelConfig(
-            tokenizer_sessions=200,
-        ),
-        # the recipe fidelity-quick.md was recorded with (quick's before issue 50 moved it to
-        # every row at 1e-3, action first); its re-sizing around simulators that end visits is
-        # issue 50 item 4
-        prompt=dataclasses.replace(quick.prompt, action_first=False),
-        sft=dataclasses.replace(quick.sft, max_examples=1500, learning_rate=2e-3),
-        seeds=(0,),
-    )
-
-
 PRESETS: dict[str, FidelityBenchConfig] = {
     # 200 intents a store, not 800: the scripted rows' time is linear in visits, and make demo
     # must fit in 10 minutes with all 21 stores.
@@ -165,7 +147,6 @@ PRESETS: dict[str, FidelityBenchConfig] = {
         visits=200,
         llm_visits=2,
         shop_rows=(),
-        live_grpo=False,
     ),
     "tiny": FidelityBenchConfig(
         name="tiny",
@@ -174,35 +155,29 @@ PRESETS: dict[str, FidelityBenchConfig] = {
         variants=("price-up-20", "half-results"),
         noise_seeds=(1,),
         baselines=("always-terminate", "frequency"),
-        shop_rows=("sft",),
         shop=shop_preset("tiny"),
-        live_grpo=False,
         n_boot=50,
     ),
-    # quick's llm_visits (16, the class default) is sized for <= 25 min on 2 Zen 4 cores (the
-    # issue 43 budget: 30), from recorded pages under docs/results/:
-    # - learned rows: 3 (sft, shop-r1, shop-r1/live-store), scored one after another in one
-    #   process; each steps its visits to all 21 stores together (one batched generation per
-    #   turn), no two rows in parallel. CPU per output, one torch thread: 44 ms in full batches
-    #   of 64, 57 ms a third full (perf-learned-visits.md). Outputs per visit: 6.9 at the ground
-    #   truth's pace (same page), up to 19 for a simulator that never ends its visit (max_steps
-    #   20, the first step given); the bound is used, as constrained simulators run long
-    #   (issue 43: llm/sft had ended 8 of its 4,200 visits after 19 minutes).
-    #   One row: 21 stores x 16 visits x 19 outputs x 0.057 s / 1 process = 364 s (133 s at
-    #   6.9 outputs); three rows 1,092 s (396 s).
-    # - training (SFT on 1,500 examples, the temperature choice, shop-r1 GRPO and live GRPO, 6
-    #   steps each): 98.6 s (fidelity-quick.md).
-    # - truth, noise seeds and baselines at 800 visits: 85.3 s over 6 stores (fidelity-demo.md;
-    #   76.8 s on fidelity-quick.md), x 21 / 6 stores = 299 s.
-    # Total 1,092 + 99 + 299 = 1,490 s = 24.8 min at the bound, 13.2 min at the truth's pace
-    # (11.7 min at 44 ms); torch's second thread is uncounted margin for a slower machine.
+    # quick (the class defaults) is sized for <= 90 min on 2 cores (issue 50), from measured runs:
+    # - llm_visits 400: the fewest tried at which the ground truth's conversion effects are
+    #   significant on at least 5 of the 20 store changes (noise-floor runs at 100, 200, 400 and
+    #   800 intents: 4, 3, 6 and 11 significant; docs/live_store.md).
+    # - one learned row (llm/sft), sampled at temperature 1: it ends its visits at about the
+    #   ground truth's pace (8.4 outputs a visit against 8.9 on a 21 x 8-visit probe), 0.043 s an
+    #   output in batches on 2 Zen 3 cores: 21 stores x 400 visits x 8.4 x 0.043 s = 3,030 s.
+    #   A second row (shop-r1, the live-store row) would double that, past the budget.
+    # - training the quick SFT (every row, 1e-3; no temperature choice at a set temperature):
+    #   about 7 min on Zen 3 (417 s of SFT on shop-quick.md), none with shop_run.
+    # - truth, noise seeds and baselines at 800 visits: about 5 min (fidelity-quick-74d2075.md).
+    # Total about 64 min; the recorded run: docs/results/fidelity-quick.md.
     "quick": FidelityBenchConfig(),
     "paper": FidelityBenchConfig(
         name="paper",
         visits=5000,
         llm_visits=2000,
         noise_seeds=(1, 2, 3),
-        shop=shop_preset("quick"),
+        shop_rows=("sft", "shop-r1"),
+        live_grpo=True,
         n_boot=2000,
     ),
 }

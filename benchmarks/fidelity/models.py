@@ -41,6 +41,11 @@ def _reused(config: FidelityBenchConfig, plan: Plan) -> tuple[dict[str, Path], f
     return found, temperature
 
 
+def simulator_temperature(config: FidelityBenchConfig, chosen: float | None) -> float | None:
+    """The learned simulators' sampling temperature: the config's, else the shop suite's ``chosen``."""
+    return chosen if config.temperature is None else config.temperature
+
+
 def learned_simulators(
     config: FidelityBenchConfig, root: Path, *, progress: bool = True
 ) -> list[SimPolicy]:
@@ -67,7 +72,8 @@ def learned_simulators(
         trained, sft = {}, plan.model(seed, "sft")
         for task in plan.tasks:
             trained[task.name] = suite.train(task)
-            if task.name == sft:  # chosen before any GRPO run, as the shop suite does
+            # chosen before any GRPO run, as the shop suite does; not needed at a set one
+            if task.name == sft and config.temperature is None:
                 temperature = suite.choose_temperature(trained[sft], sft_row)
     paths = {}
     for row in ("sft", *config.shop_rows):
@@ -80,6 +86,7 @@ def learned_simulators(
         result = train_grpo(paths["sft"], live, root / "live-store", None, grpo, options)
         paths[LIVE_ROW] = result.path
     sampling = replace(shop.sampling, decoding=config.decoding)
+    temperature = simulator_temperature(config, temperature)
     sampling = sampling if temperature is None else replace(sampling, temperature=temperature)
     wanted = [*config.shop_rows, *([LIVE_ROW] if config.live_grpo else [])]
     return [
@@ -90,4 +97,4 @@ def learned_simulators(
     ]
 
 
-__all__ = ["LIVE_ROW", "learned_simulators"]
+__all__ = ["LIVE_ROW", "learned_simulators", "simulator_temperature"]

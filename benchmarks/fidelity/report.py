@@ -32,6 +32,7 @@ def fidelity_row(
     row["unparsed_rate"] = sum(r.unparsed for r in records) / steps
     row["not_applied_rate"] = sum(r.not_applied for r in records) / steps
     row["truncated_rate"] = sum(r.truncated for r in records) / len(records)
+    row["ended_rate"] = sum(not (r.truncated or r.failed) for r in records) / len(records)
     row["parse_rate"] = sum(not r.failed for r in records) / len(records)
     row["mean_length"] = report.simulated["mean_length"]
     row["purchase_rate"] = report.simulated["purchase_rate"]
@@ -207,8 +208,10 @@ def render_tables(
     ab: Sequence[Mapping[str, Any]],
     field: Sequence[Mapping[str, Any]] = (),
     field_learned_intents: Sequence[Mapping[str, Any]] = (),
+    learned_minus_floor: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """The tables (fidelity against the ground truth, A/B effects, the field's terms, also on the learned rows' intents) and the direction summary."""
+    """The tables (fidelity against the ground truth, A/B effects, the field's terms, also on the
+    learned rows' intents, learned minus noise floor paired) and the direction summary."""
     lines = [
         "## Fidelity against the ground-truth shopper (base store, same intents)",
         "",
@@ -216,14 +219,14 @@ def render_tables(
         "W1: Wasserstein-1; gaps: absolute difference of rates. 95% bootstrap intervals. The "
         "`noise floor` rows are the ground-truth shopper with other seeds.",
         "",
-        "| policy | visits | parsed | AUC | type JS | kind JS | length W1 | purchase gap "
+        "| policy | visits | parsed | ended | AUC | type JS | kind JS | length W1 | purchase gap "
         "| query vocab JS | transition JS | exact | unparsed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in fidelity:
         lines.append(
             f"| {r['policy']} | {r['visits']} | {_num(r['parse_rate'], 2)} "
-            f"| {_num(r['auc'])} {_ci(r['auc_ci'])} "
+            f"| {_num(r.get('ended_rate'), 2)} | {_num(r['auc'])} {_ci(r['auc_ci'])} "
             f"| {_num(r['action_type_js'])} | {_num(r['action_kind_js'])} "
             f"| {_num(r['length_w1'], 2)} {_ci(r['length_w1_ci'], 2)} "
             f"| {_num(r['purchase_gap'])} {_ci(r['purchase_gap_ci'])} "
@@ -233,7 +236,8 @@ def render_tables(
     lines += [
         "",
         "`parsed`: share of visits in which every output parsed (a visit ends as failed at the "
-        "first output that does not); `unparsed`: share of outputs.",
+        "first output that does not); `ended`: share of visits the simulator ended itself, by a "
+        "terminate, before `max_steps` cut them; `unparsed`: share of outputs.",
         "",
         "## A/B: conversion effect of each store change (B minus base, same intents)",
         "",
@@ -265,7 +269,37 @@ def render_tables(
     field_lines = render_field(field, field_learned_intents)
     if field_lines:
         lines += ["", *field_lines]
+    if learned_minus_floor:
+        lines += ["", *render_learned_minus_floor(learned_minus_floor)]
     return "\n".join(lines)
+
+
+def render_learned_minus_floor(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The paired table: each learned row's field scores minus a noise-floor row's, same intents."""
+    k = rows[0]["visits"]
+    lines = [
+        f"## Learned minus noise floor, paired: the field's scores on the first {k} intents",
+        "",
+        "Each learned row's alignment, correlations and mean absolute error minus a noise-floor "
+        "row's (the ground-truth shopper with another seed), both on the same intents and "
+        "scored against the same ground-truth visits; the 95% interval is the percentile "
+        "interval of the difference over the same resamples of intents (a paired bootstrap). "
+        "An interval below 0 (above 0 for MAE) is a simulator measurably worse than a second "
+        "run of the true shopper.",
+        "",
+        "| policy | minus | effect | alignment | Pearson | Spearman | MAE |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        digits = _DIGITS.get(r["effect"], 3)
+        lines.append(
+            f"| {r['policy']} | {r['floor']} | {r['effect']} "
+            f"| {_num(r['alignment'], 2, True)} {_ci(r['alignment_ci'], 2, True)} "
+            f"| {_num(r['pearson'], 2, True)} {_ci(r['pearson_ci'], 2, True)} "
+            f"| {_num(r['spearman'], 2, True)} {_ci(r['spearman_ci'], 2, True)} "
+            f"| {_num(r['mae'], digits, True)} {_ci(r['mae_ci'], digits, True)} |"
+        )
+    return lines
 
 
 def agreement_summary(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -405,5 +439,6 @@ __all__ = [
     "field_row",
     "plot",
     "render_field",
+    "render_learned_minus_floor",
     "render_tables",
 ]

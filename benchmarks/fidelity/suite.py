@@ -17,7 +17,8 @@ effects over all the variants in the field's terms
 Spearman correlation, mean absolute error, each with an interval over intents). The learned
 rows visit only the first ``llm_visits`` intents, so when there are any, the noise-floor and
 baseline rows' field rows are scored a second time on those intents (``field_learned_intents``)
-and shown beside the learned rows. Writes ``results.json``, ``results.md``, ``fidelity.png`` and
+and shown beside the learned rows, and each learned row's field scores minus each noise-floor
+row's on those intents, with paired intervals (``learned_minus_floor``). Writes ``results.json``, ``results.md``, ``fidelity.png`` and
 ``ab.png`` under ``out``.
 """
 
@@ -32,6 +33,11 @@ from typing import Annotated, Any
 import tyro
 from rich.console import Console
 
+from rewardgym.agents.evaluation.effect_metrics import (
+    FIELD_METRICS,
+    FieldScores,
+    paired_difference,
+)
 from rewardgym.agents.evaluation.fidelity import session_fidelity, summarize
 from rewardgym.agents.simulation.ab import EffectComparison, compare_changes
 from rewardgym.agents.simulation.config import SimulationConfig
@@ -73,6 +79,8 @@ class Suite:
         self.ab: list[dict[str, Any]] = []
         self.field: list[dict[str, Any]] = []
         self.field_learned_intents: list[dict[str, Any]] = []
+        self.scores: dict[tuple[str, str, int], dict[str, FieldScores]] = {}
+        """Each (policy, kind, visits)'s field scores with their draws, for the paired rows."""
         self.timings: dict[str, float] = {}
 
     def simulation(self, visits: int) -> SimulationConfig:
@@ -151,6 +159,7 @@ class Suite:
         per_variant, scores = compare_changes(
             summaries, truths, variants, keep=keep, n_boot=self.config.n_boot, seed=self.config.seed
         )
+        self.scores[(policy, kind, visits)] = scores
         rows = [
             field_row(
                 policy,
@@ -163,6 +172,32 @@ class Suite:
             for effect, effect_scores in scores.items()
         ]
         return keep, per_variant, rows
+
+    def learned_minus_floor(self) -> list[dict[str, Any]]:
+        """Each learned row's field scores minus each noise-floor row's on the same intents, paired.
+
+        Both were scored on the same first ``visits`` intents with the same bootstrap seed, so
+        they share every resample (:func:`~rewardgym.agents.evaluation.effect_metrics.paired_difference`).
+        """
+        rows = []
+        for (policy, kind, visits), scores in self.scores.items():
+            if kind != "learned":
+                continue
+            for (floor, floor_kind, floor_visits), floor_scores in self.scores.items():
+                if floor_kind != "noise floor" or floor_visits != visits:
+                    continue
+                for effect, mine in scores.items():
+                    row: dict[str, Any] = {
+                        "policy": policy,
+                        "floor": floor,
+                        "visits": visits,
+                        "effect": effect,
+                    }
+                    for metric in FIELD_METRICS:
+                        diff = paired_difference(mine, floor_scores[effect], metric)
+                        row[metric], row[f"{metric}_ci"] = diff.value, list(diff.ci)
+                    rows.append(row)
+        return rows
 
 
 def smoke_banner(config: FidelityBenchConfig) -> str:
@@ -216,6 +251,7 @@ def run_bench_fidelity(
             )
             suite.score(served, "learned", config.llm_visits)
         seconds = time.perf_counter() - wall
+        paired = suite.learned_minus_floor()
         results = {
             "meta": {
                 "suite": "fidelity",
@@ -231,8 +267,15 @@ def run_bench_fidelity(
             "ab": suite.ab,
             "field": suite.field,
             "field_learned_intents": suite.field_learned_intents,
+            "learned_minus_floor": paired,
         }
-        tables = render_tables(suite.fidelity, suite.ab, suite.field, suite.field_learned_intents)
+        tables = render_tables(
+            suite.fidelity,
+            suite.ab,
+            suite.field,
+            suite.field_learned_intents,
+            paired,
+        )
         if smoke_banner(config):
             tables = f"{smoke_banner(config)}\n\n{tables}\n\n{smoke_banner(config)}"
         results["meta"]["table_digests"] = table_digests(tables)  # type: ignore[index]

@@ -48,7 +48,7 @@ class Config:
     model: str = ""
     """A model folder (e.g. a ``bench shop`` checkpoint); empty builds an untrained model of ``--size``."""
     size: Literal["quick", "tiny"] = "quick"
-    """Preset whose prompt and sampling settings are used, and whose model is built when ``--model`` is empty: ``quick`` is the shop model of ``bench fidelity --preset quick`` (width 128, 4 layers), ``tiny`` the shop tiny preset's."""
+    """Preset whose prompt and sampling settings are used, and whose model is built when ``--model`` is empty: ``quick`` is the shop model of ``bench fidelity --preset quick`` (bench shop's quick model; perf-learned-visits.md was recorded with its earlier width-128 one), ``tiny`` the shop tiny preset's."""
     visits: Annotated[int, AT_LEAST_1] = 6
     """Visits per store, the same held-out intents in every store."""
     variants: tuple[VariantName, ...] = ("price-up-20", "half-results")

@@ -67,3 +67,23 @@ def test_a_password_in_a_served_url_is_not_recorded() -> None:
     meta = run_provenance(argv)
     assert "s3cretpw" not in meta["command"] + " ".join(meta["argv"])
     assert meta["argv"][-1] == "openai:http://***@h:8/v1#m"
+
+
+def test_a_restarted_clock_times_the_next_suite_from_the_restart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """rewardgym demo runs three suites in one process: each later page counts only its own."""
+    import time
+
+    from rewardgym.benchmarks import provenance
+
+    monkeypatch.setattr(provenance, "_SUITE_START", None)
+    before = provenance.run_provenance(["rewardgym", "demo"])
+    assert before["process_clock"] == "process"
+    monkeypatch.setattr(time, "time", lambda: 1_000_000.0)
+    provenance.restart_clock()
+    monkeypatch.setattr(time, "time", lambda: 1_000_042.5)
+    after = provenance.run_provenance(["rewardgym", "demo"])
+    assert after["process_seconds"] == 42.5 and after["process_clock"] == "restarted"
+    provenance.use_process_clock()
+    assert provenance.run_provenance(["rewardgym", "demo"])["process_clock"] == "process"

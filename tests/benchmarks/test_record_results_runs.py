@@ -109,6 +109,16 @@ def test_a_tune_run_lands_on_a_tune_page(
             {"wall_seconds": 60.0, "process_seconds": 400.0, "argv": ["rewardgym", "demo"]},
             "1.0 min (60 s), timed from the suite's start",
         ),
+        # a newer demo restarts the clock before each suite: its process time is the suite's
+        (
+            {
+                "wall_seconds": 60.0,
+                "process_seconds": 63.0,
+                "process_clock": "restarted",
+                "argv": ["rewardgym", "demo"],
+            },
+            "1.1 min (63 s)",
+        ),
         ({}, "not recorded"),
     ],
 )

@@ -122,6 +122,7 @@ COVERED: dict[str, tuple[list[str], str]] = {
     "perf.served_visits": (["--url", "--concurrency"], "tests/agents/llm/test_served_policy.py"),
     "record_results": (["--docs", "--overwrite"], "tests/benchmarks/test_record_results.py"),
     "shop.sensitivity_probe": (["--model"], "tests/benchmarks/shop/test_shop_breakdown.py"),
+    "shop.stopping_probe": (["--model"], "tests/benchmarks/shop/test_shop_breakdown.py"),
     "repro": (["FIRST", "SECOND"], "tests/benchmarks/test_repro.py"),
     "shop.advantage_probe": (
         ["--prompts", "--group"],

@@ -12,6 +12,7 @@ from rewardgym.agents.evaluation.effect_metrics import (
     directional_alignment,
     field_scores,
     mean_absolute_error,
+    paired_difference,
     pearson,
     spearman,
 )
@@ -89,3 +90,25 @@ def test_field_scores_put_each_score_inside_its_interval() -> None:
     assert row["counted"] == 16 and len(row["alignment_ci"]) == 2
     with pytest.raises(ValueError, match="n_boot, changes"):
         field_scores(sim, truth, counted, sim_draws[:, :3], truth_draws)
+
+
+def test_a_paired_difference_cancels_the_resampling_noise_both_rows_share() -> None:
+    """Two simulators scored on the same resamples: the truth's noise is common to both, so the
+    paired interval of their difference is narrower than either row's own interval."""
+    sim, truth, counted = constructed(aligned=12, significant=16)
+    rng = np.random.default_rng(2)
+    truth_draws = truth + rng.normal(0, 0.02, (400, 20))  # the shared, dominant noise
+    better = field_scores(sim, truth, counted, np.tile(sim, (400, 1)), truth_draws)
+    worse_sim = sim + rng.normal(0, 0.03, 20)
+    worse = field_scores(worse_sim, truth, counted, np.tile(worse_sim, (400, 1)), truth_draws)
+    diff = paired_difference(better, worse, "pearson")
+    assert diff.value == pytest.approx(better.pearson.value - worse.pearson.value)
+    assert diff.ci[0] <= diff.value <= diff.ci[1]
+    assert diff.ci[1] - diff.ci[0] < better.pearson.ci[1] - better.pearson.ci[0]
+    same = paired_difference(better, better, "mae")
+    assert (same.value, *same.ci) == (0.0, 0.0, 0.0)
+    fewer = field_scores(sim, truth, counted, np.tile(sim, (50, 1)), truth_draws[:50])
+    with pytest.raises(ValueError, match="same resamples"):
+        paired_difference(better, fewer, "pearson")
+    with pytest.raises(ValueError, match="unknown score 'auc'"):
+        paired_difference(better, worse, "auc")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rewardgym.agents.evaluation.effect_metrics import paired_difference
 from rewardgym.agents.evaluation.fidelity import summarize
 from rewardgym.agents.simulation import ContextOptions
 from rewardgym.agents.simulation.ab import compare_changes
@@ -152,6 +153,27 @@ def test_the_noise_floor_and_baselines_are_scored_again_on_the_learned_rows_inte
     for row in (r for r in again if r["policy"] == "shopper/seed1"):
         direct = scores[row["effect"]].as_dict()
         assert {key: row[key] for key in direct} == direct
+    # Learned minus floor, paired: the stand-in's scores on the same intents and resamples.
+    mine = visit_stores(stand_in, suite.stores, first_k)
+    _, stand_in_scores = compare_changes(
+        {name: [summarize(r.session) for r in rs] for name, rs in mine.items()},
+        {name: [summarize(r.session) for r in rs] for name, rs in truth.items()},
+        config.variants,
+        keep={v: completed_pairs(mine["base"], mine[v]) for v in config.variants},
+        n_boot=config.n_boot,
+        seed=config.seed,
+    )
+    paired = results["learned_minus_floor"]
+    assert [(r["policy"], r["floor"], r["effect"]) for r in paired] == [
+        ("llm/stand-in", "shopper/seed1", e) for e in effects
+    ]
+    for row in paired:
+        for metric in ("alignment", "pearson", "spearman", "mae"):
+            direct = paired_difference(
+                stand_in_scores[row["effect"]], scores[row["effect"]], metric
+            )
+            assert row[metric] == pytest.approx(direct.value, nan_ok=True)
+            assert row[f"{metric}_ci"] == pytest.approx(list(direct.ci), nan_ok=True)
     main = next(r for r in results["field"] if r["policy"] == "shopper/seed1")
     assert main["mae_ci"] != again[0]["mae_ci"], "24 intents and 6 give other intervals"
     tables = (tmp_path / "fid" / "results.md").read_text()
@@ -163,3 +185,10 @@ def test_the_noise_floor_and_baselines_are_scored_again_on_the_learned_rows_inte
         assert f"| {policy} | {k} | conversion |" in section
     assert f"| shopper/seed1 | {config.visits} | conversion |" in before
     assert f"- shopper/seed1, conversion, {k} visits:" in section
+    assert f"## Learned minus noise floor, paired: the field's scores on the first {k}" in section
+    assert "| llm/stand-in | shopper/seed1 | conversion |" in section
+    fidelity = {r["policy"]: r for r in results["fidelity"]}
+    assert (
+        fidelity["llm/stand-in"]["ended_rate"] == 1.0 - fidelity["llm/stand-in"]["truncated_rate"]
+    )
+    assert "| parsed | ended |" in tables

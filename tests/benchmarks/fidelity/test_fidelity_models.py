@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from rewardgym.benchmarks.fidelity.config import preset
-from rewardgym.benchmarks.fidelity.models import _reused
+from rewardgym.benchmarks.fidelity.models import _reused, simulator_temperature
+from rewardgym.benchmarks.shop.config import preset as shop_preset
 from rewardgym.benchmarks.shop.plan import model_dir
 
 
@@ -37,3 +38,16 @@ def test_a_missing_model_and_a_row_without_its_start_are_refused(tmp_path: Path)
         _reused(config, config.shop_plan())
     with pytest.raises(ValueError, match=r"--shop-rows.*'shop-r1'; add shop-r1"):
         dataclasses.replace(preset("tiny"), shop_rows=("shop-r1/temp-1",))
+
+
+def test_quick_samples_the_shop_quick_model_at_temperature_1_unless_told_otherwise() -> None:
+    """Issue 50: a simulator samples the model's own distribution; the shop suite's choice (exact
+    match, near-greedy) predicts give-ups almost nowhere, so its visits ran to max_steps."""
+    quick = preset("quick")
+    assert quick.shop == shop_preset("quick"), "a bench shop --preset quick output is its shop_run"
+    assert quick.shop_rows == ("sft",) and not quick.live_grpo
+    assert simulator_temperature(quick, 0.2) == 1.0
+    assert simulator_temperature(dataclasses.replace(quick, temperature=None), 0.2) == 0.2
+    assert simulator_temperature(dataclasses.replace(quick, temperature=None), None) is None
+    with pytest.raises(ValueError, match="temperature"):
+        dataclasses.replace(quick, temperature=0.0)

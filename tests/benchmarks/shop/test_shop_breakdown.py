@@ -123,3 +123,18 @@ def test_a_sweeps_models_and_lookup_are_broken_down_on_its_validation_steps(
     for previous in figures["by_previous"].values():
         assert 0.0 <= sum(previous["p"].values()) <= 1.0 + 1e-6
     assert json.loads((tmp_path / "p.json").read_text())["gate"]["threshold"] == 0.5
+    # The stopping probe reads it on every validation step.
+    from rewardgym.benchmarks.shop.stopping_probe import Config as StopConfig
+    from rewardgym.benchmarks.shop.stopping_probe import run_probe
+
+    stops = run_probe(
+        StopConfig(model=model_dir, preset="tiny", validation_sessions=6, out=tmp_path / "stop")
+    )
+    by_context = stops["by_context"].values()
+    assert sum(c["steps"] for c in by_context) == stops["steps"]
+    assert sum(c["stops"] for c in by_context) == stops["stops"] >= 1  # every session ends
+    assert sum(stops["type_shares_t1"].values()) == pytest.approx(100.0)
+    assert 0.0 <= stops["argmax_share"] <= 100.0 and 0.0 <= stops["auc"] <= 1.0
+    assert all("lookup_at_stops" in c for c in by_context if c["stops"])
+    assert json.loads((tmp_path / "stop" / "stopping.json").read_text())["meta"]["smoke_test"]
+    assert (tmp_path / "stop" / "stopping.md").read_text() == stops["markdown"]
