@@ -49,7 +49,7 @@ def command_line(argv: Sequence[str] | None = None) -> str:
     return shlex.join([*head, *argv[1:]])
 
 
-RUN_FOLDER_OPTIONS: tuple[str, ...] = ("--out", "--sweep", "--dataset", "--agent")
+RUN_FOLDER_OPTIONS: tuple[str, ...] = ("--out", "--sweep", "--dataset", "--agent", "--shop-run")
 """Options whose value is a rewardgym output folder, shown as ``runs/NAME`` on a page."""
 
 

@@ -119,7 +119,8 @@ def test_no_recorded_page_shows_the_recording_machine_s_folders() -> None:
     for path in facts:
         command = str(json.loads(path.read_text(encoding="utf-8")).get("command", ""))
         assert "/work/" not in command and "/tmp/" not in command, path
-    absolute = re.compile(r"--(out|sweep|dataset|agent)[ =]/")
+    absolute = re.compile(r"--(out|sweep|dataset|agent|shop-run|model)[ =]/")
     for page in [*docs.glob("*.md"), docs.parent / "embodied.md"]:
         assert not absolute.search(page.read_text(encoding="utf-8")), page
     assert page_command("x --out /a/runs/b") == "x --out runs/b"
+    assert page_command("x --shop-run /a/s/shop-quick") == "x --shop-run runs/shop-quick"
