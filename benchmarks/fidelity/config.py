@@ -84,7 +84,7 @@ class FidelityBenchConfig:
     """Bootstrap resamples of every interval."""
     seed: Annotated[int, SEED] = 0
     """Seed of the bootstrap and of the learned simulators' sampling."""
-    batch_size: Annotated[int, AT_LEAST_1] = 2048
+    batch_size: Annotated[int, AT_LEAST_1] = 512
     """Visits open at once over every store (each turn one batched policy call answers them all; a visit that ends makes room for the next)."""
 
     def __post_init__(self) -> None:
@@ -162,14 +162,18 @@ PRESETS: dict[str, FidelityBenchConfig] = {
     # - llm_visits 400: the fewest tried at which the ground truth's conversion effects are
     #   significant on at least 5 of the 20 store changes (noise-floor runs at 100, 200, 400 and
     #   800 intents: 4, 3, 6 and 11 significant; docs/live_store.md).
-    # - one learned row (llm/sft), sampled at temperature 1: it ends its visits at about the
-    #   ground truth's pace (8.4 outputs a visit against 8.9 on a 21 x 8-visit probe), 0.043 s an
-    #   output in batches on 2 Zen 3 cores: 21 stores x 400 visits x 8.4 x 0.043 s = 3,030 s.
-    #   A second row (shop-r1, the live-store row) would double that, past the budget.
+    # - one learned row (llm/sft), sampled at temperature 1, which ends every visit before
+    #   max_steps (24 intents a store, 504 visits open at once: mean length 7.75, 195 s, about
+    #   0.057 s an output on 2 Zen 3 cores): 21 stores x 400 visits x 6.75 outputs x 0.057 s =
+    #   3,230 s. batch_size 512, not 2048: with 2,048 visits open at once the same row
+    #   finished 265 of its 8,400 visits in 30 minutes (issue 50's run, stopped); why the cost
+    #   of a turn grows so much faster than its visits is not yet measured, nor a full run at 512.
+    #   A second row (shop-r1, the live-store row) would double the learned time.
     # - training the quick SFT (every row, 1e-3; no temperature choice at a set temperature):
     #   about 7 min on Zen 3 (417 s of SFT on shop-quick.md), none with shop_run.
-    # - truth, noise seeds and baselines at 800 visits: about 5 min (fidelity-quick-74d2075.md).
-    # Total about 64 min; the recorded run: docs/results/fidelity-quick.md.
+    # - truth, noise seeds and baselines at 800 visits: 606 s on Zen 3 in that stopped run.
+    # Total about 71 min by this arithmetic (64 with shop_run); docs/results/fidelity-quick.md predates it (16
+    # intents a store, the old smaller model at the shop suite's exact-match temperature).
     "quick": FidelityBenchConfig(),
     "paper": FidelityBenchConfig(
         name="paper",
@@ -179,6 +183,7 @@ PRESETS: dict[str, FidelityBenchConfig] = {
         shop_rows=("sft", "shop-r1"),
         live_grpo=True,
         n_boot=2000,
+        batch_size=2048,
     ),
 }
 
