@@ -18,8 +18,8 @@ Spearman correlation, mean absolute error, each with an interval over intents). 
 rows visit only the first ``llm_visits`` intents, so when there are any, the noise-floor and
 baseline rows' field rows are scored a second time on those intents (``field_learned_intents``)
 and shown beside the learned rows, and each learned row's field scores minus each noise-floor
-row's on those intents, with paired intervals (``learned_minus_floor``). Writes ``results.json``, ``results.md``, ``fidelity.png`` and
-``ab.png`` under ``out``.
+row's on those intents, with paired intervals (``learned_minus_floor``). Writes
+``results.json``, ``results.md``, ``fidelity.png`` and ``ab.png`` under ``out``.
 """
 
 from __future__ import annotations
