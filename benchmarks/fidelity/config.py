@@ -165,9 +165,11 @@ PRESETS: dict[str, FidelityBenchConfig] = {
     # - one learned row (llm/sft), sampled at temperature 1, which ends every visit before
     #   max_steps (24 intents a store, 504 visits open at once: mean length 7.75, 195 s, about
     #   0.057 s an output on 2 Zen 3 cores): 21 stores x 400 visits x 6.75 outputs x 0.057 s =
-    #   3,230 s. batch_size 512, not 2048: with 2,048 visits open at once the same row
-    #   finished 265 of its 8,400 visits in 30 minutes (issue 50's run, stopped); why the cost
-    #   of a turn grows so much faster than its visits is not yet measured, nor a full run at 512.
+    #   3,230 s. batch_size 512, not 2048: a first full run with 2,048 open finished 265 of
+    #   its 8,400 learned visits in 30 minutes and was stopped, while a 100-intent run with
+    #   2,048 open ended 164 in 3.5 minutes and one with 512 ended 376 in 3.9 (a smaller batch
+    #   ends its first visits sooner); what slowed the full run is not yet found, and no full
+    #   run at 512 has been made.
     #   A second row (shop-r1, the live-store row) would double the learned time.
     # - training the quick SFT (every row, 1e-3; no temperature choice at a set temperature):
     #   about 7 min on Zen 3 (417 s of SFT on shop-quick.md), none with shop_run.
