@@ -31,6 +31,7 @@ from rewardgym.envs.shopping.context import ContextMode
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
+    from rewardgym.agents.evaluation.shopping import ShopEvaluation
     from rewardgym.agents.llm.config import PromptConfig
     from rewardgym.envs.shopping.schema import ShopSession
 
@@ -90,6 +91,22 @@ class SuiteData:
         if self._lookup is None:
             self._lookup = FrequencyAgent().fit(self.training_sessions())
         return self._lookup
+
+    def lookup_evaluation(self, split: SuiteSplit, limit: int | None = None) -> ShopEvaluation:
+        """:meth:`lookup` scored on the first ``limit`` sessions of ``split``, every step's record."""
+        from rewardgym.agents.evaluation.shopping import evaluate_policy
+        from rewardgym.agents.llm.dataset import make_env
+
+        agent = self.lookup()
+        env = make_env(self.data, self.env_split(split), {"context": "latest"})
+        result = evaluate_policy(
+            lambda batch: [agent.act(obs) for obs in batch],
+            env=env,
+            sessions=self.positions(split, limit),
+            progress=False,
+        )
+        env.close()
+        return result
 
     def rows(
         self,

@@ -100,19 +100,28 @@ def action_probabilities(model: Any, tokenizer: Any, row: StepRow) -> dict[ShopA
     return dict(zip(candidates, weights.tolist(), strict=True))
 
 
-def main(cfg: Config) -> dict[str, Any]:
-    """Score the product-page validation steps and print the table by previous action."""
+def validation_rows(
+    model_dir: Path, preset_name: PresetName, sessions: int
+) -> tuple[Any, Any, Any, list[StepRow]]:
+    """A model folder loaded, and its preset's validation steps as rows prompted for it: the
+    model, its tokenizer, the preset's :class:`~rewardgym.benchmarks.shop.data.SuiteData` and
+    the rows of its first ``sessions`` validation sessions (never test)."""
     from rewardgym.agents.llm.model import load_model
     from rewardgym.benchmarks.shop.data import SuiteData
     from rewardgym.benchmarks.shop.sweep import model_prompt
 
-    config = preset(cfg.preset)
+    config = preset(preset_name)
     _, prompt = model_prompt(config)
-    model, tokenizer = load_model(cfg.model)
+    model, tokenizer = load_model(model_dir)
     data = SuiteData(
         None, validation_fraction=config.validation_fraction, train_sessions=None, progress=False
     )
-    rows = data.rows(cfg.model, tokenizer, prompt, "validation", cfg.validation_sessions)
+    return model, tokenizer, data, data.rows(model_dir, tokenizer, prompt, "validation", sessions)
+
+
+def main(cfg: Config) -> dict[str, Any]:
+    """Score the product-page validation steps and print the table by previous action."""
+    model, tokenizer, _, rows = validation_rows(cfg.model, cfg.preset, cfg.validation_sessions)
     product = [r for r in rows if r.actions is not None and "add_to_cart" in r.actions.clickable]
     by_previous: dict[str, list[dict[str, float]]] = defaultdict(list)
     taken: dict[str, list[str]] = defaultdict(list)

@@ -204,28 +204,18 @@ def render(figures: dict[str, Any]) -> str:
 
 def lookup_actions(data: Any, rows: Sequence[StepRow], sessions: int) -> list[ShopAction | None]:
     """The lookup baseline's action at each of ``rows`` (fitted on the preset's training split)."""
-    from rewardgym.agents.evaluation.shopping import evaluate_policy
-    from rewardgym.agents.llm.dataset import make_env
-
-    agent = data.lookup()
-    env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
-    result = evaluate_policy(
-        lambda batch: [agent.act(obs) for obs in batch],
-        env=env,
-        sessions=data.positions("validation", sessions),
-        progress=False,
-    )
-    env.close()
-    found = {(r.session, r.step): r.prediction for r in result.records}
+    found = {
+        (r.session, r.step): r.prediction
+        for r in data.lookup_evaluation("validation", sessions).records
+    }
     return [found[(row.session, row.step)] for row in rows]
 
 
 @releases_outputs  # --out stays locked for the run, so a second run on it is refused
 def run_probe(cfg: Config) -> dict[str, Any]:
     """Score every validation step's action types; write and return the figures and tables."""
-    from rewardgym.agents.llm.model import load_model
     from rewardgym.benchmarks.provenance import run_provenance
-    from rewardgym.benchmarks.shop.data import SuiteData
+    from rewardgym.benchmarks.shop.sensitivity_probe import validation_rows
     from rewardgym.benchmarks.shop.sweep import model_prompt
 
     if not (cfg.model / "config.json").is_file():
@@ -234,11 +224,7 @@ def run_probe(cfg: Config) -> dict[str, Any]:
     started = time.perf_counter()
     config = preset(cfg.preset)
     _, prompt = model_prompt(config)
-    model, tokenizer = load_model(cfg.model)
-    data = SuiteData(
-        None, validation_fraction=config.validation_fraction, train_sessions=None, progress=False
-    )
-    rows = data.rows(cfg.model, tokenizer, prompt, "validation", cfg.validation_sessions)
+    model, tokenizer, data, rows = validation_rows(cfg.model, cfg.preset, cfg.validation_sessions)
     probs = [
         type_probabilities(model, tokenizer, r, action_first=prompt.action_first) for r in rows
     ]

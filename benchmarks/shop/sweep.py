@@ -331,20 +331,7 @@ class Sweep:
 
     def lookup_evaluation(self, config: BenchConfig) -> ShopEvaluation:
         """The lookup's evaluation (every step's record) on the sweep's validation steps."""
-        from rewardgym.agents.evaluation.shopping import evaluate_policy
-        from rewardgym.agents.llm.dataset import make_env
-
-        data = self.data(config)
-        agent = data.lookup()
-        env = make_env(data.data, data.env_split("validation"), {"context": "latest"})
-        result = evaluate_policy(
-            lambda batch: [agent.act(obs) for obs in batch],
-            env=env,
-            sessions=data.positions("validation", self.args.validation_sessions),
-            progress=False,
-        )
-        env.close()
-        return result
+        return self.data(config).lookup_evaluation("validation", self.args.validation_sessions)
 
     def temperatures(self) -> tuple[float, ...]:
         """The evaluation temperatures: ``--temperatures``, else the preset's candidates."""
