@@ -2,9 +2,10 @@
 
 Reads top to bottom: load a model folder (a ``bench shop`` or sweep SFT checkpoint), build the
 validation steps of its preset (the sweep's split rule, never test), keep the product-page
-steps, and score every action each such page allows given the prompt and the gold rationale:
-the model's probability of each action's JSON, normalised over the page's actions (exactly
-the choice constrained decoding samples from after the rationale). Grouped by the previous
+steps, and score every action each such page allows given the prompt (and, in Shop-R1's
+rationale-first order, the gold rationale): the model's probability of each action's JSON,
+normalised over the page's actions (the choice constrained decoding samples from at
+temperature 1). Grouped by the previous
 action's kind, it prints the mean probability of ``add_to_cart`` and of the other common
 branches next to how often the shopper took each.
 
@@ -25,6 +26,7 @@ from typing import Annotated, Any
 import numpy as np
 import tyro
 
+from rewardgym.agents.llm.continuations import continuation_probabilities
 from rewardgym.agents.llm.dataset import StepRow
 from rewardgym.benchmarks.shop.config import PresetName, preset
 from rewardgym.bounds import AT_LEAST_1, check_fields
@@ -72,32 +74,24 @@ def named(action: ShopAction, row: StepRow) -> ShopAction:
     return ShopAction(action.type, name=name or action.name, text=action.text)
 
 
-def action_probabilities(model: Any, tokenizer: Any, row: StepRow) -> dict[ShopAction, float]:
-    """The model's probability of each action ``row``'s page allows, given prompt and gold rationale."""
-    import torch
+def action_probabilities(
+    model: Any, tokenizer: Any, row: StepRow, *, action_first: bool = False
+) -> dict[ShopAction, float]:
+    """The model's probability of each action ``row``'s page allows, normalised over them.
 
+    Each action is scored as the JSON object the completion writes after ``"action":``, given
+    the prompt and, in Shop-R1's rationale-first order, the gold rationale (``action_first``:
+    the model's completions open with the action, so nothing of the rationale is given).
+    """
     assert row.actions is not None
     rationale = json.loads(row.completion)["rationale"]
     candidates = [ShopAction("terminate")]
     candidates += [ShopAction("click", name=n) for n in row.actions.clickable]
-    head = row.prompt + format_output(rationale, ShopAction("terminate")).split('"action": ')[0]
-    head += '"action":'  # the completion up to its action; each tail starts a new word
-    prefix = tokenizer(head, add_special_tokens=False)["input_ids"]
-    tails = [" " + format_output(rationale, a).split('"action": ', 1)[1] for a in candidates]
-    scores = []
-    for tail in tails:
-        ids = tokenizer(head + tail, add_special_tokens=False)["input_ids"]
-        if ids[: len(prefix)] != prefix:
-            raise ValueError(f"the tokenizer merges across the action's start in {tail!r}")
-        ids = [*ids, tokenizer.eos_token_id]
-        with torch.no_grad():
-            logits = model(torch.tensor([ids])).logits[0].float()
-        logp = torch.log_softmax(logits[:-1], dim=-1)
-        positions = range(len(prefix) - 1, len(ids) - 1)
-        scores.append(float(sum(logp[p, ids[p + 1]] for p in positions)))
-    weights = np.exp(np.array(scores) - max(scores))
-    weights /= weights.sum()
-    return dict(zip(candidates, weights.tolist(), strict=True))
+    written = format_output(rationale, ShopAction("terminate"), action_first=action_first)
+    head = row.prompt + written.split('"action": ', 1)[0] + '"action":'
+    tails = [" " + json.dumps(a.to_dict(), ensure_ascii=False) for a in candidates]
+    probs = continuation_probabilities(model, tokenizer, head, tails)
+    return dict(zip(candidates, probs, strict=True))
 
 
 def validation_rows(
@@ -122,12 +116,13 @@ def validation_rows(
 def main(cfg: Config) -> dict[str, Any]:
     """Score the product-page validation steps and print the table by previous action."""
     model, tokenizer, _, rows = validation_rows(cfg.model, cfg.preset, cfg.validation_sessions)
+    action_first = preset(cfg.preset).prompt.action_first
     product = [r for r in rows if r.actions is not None and "add_to_cart" in r.actions.clickable]
     by_previous: dict[str, list[dict[str, float]]] = defaultdict(list)
     taken: dict[str, list[str]] = defaultdict(list)
     for row in product:
         previous = "none" if row.previous is None else branch(row.previous)
-        probs = action_probabilities(model, tokenizer, row)
+        probs = action_probabilities(model, tokenizer, row, action_first=action_first)
         mass = dict.fromkeys([*BRANCHES, "other", "terminate"], 0.0)
         for action, p in probs.items():
             mass["terminate" if action.type == "terminate" else branch(named(action, row))] += p

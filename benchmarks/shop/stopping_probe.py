@@ -33,6 +33,7 @@ from typing import Annotated, Any
 
 import numpy as np
 
+from rewardgym.agents.llm.continuations import continuation_probabilities
 from rewardgym.agents.llm.dataset import StepRow
 from rewardgym.atomic import write_atomic, write_json_atomic
 from rewardgym.benchmarks.shop.config import PresetName, preset
@@ -77,30 +78,11 @@ def type_probabilities(
     model: Any, tokenizer: Any, row: StepRow, *, action_first: bool
 ) -> dict[str, float]:
     """The model's probability of each action type at ``row``, normalised over :data:`TYPES`."""
-    import torch
-
     rationale = json.loads(row.completion)["rationale"]
     written = format_output(rationale, ShopAction("terminate"), action_first=action_first)
     head = row.prompt + written.split('"type": ', 1)[0] + '"type":'
-    prefix = tokenizer(head, add_special_tokens=False)["input_ids"]
-    sequences = []
-    for kind in TYPES:
-        ids = tokenizer(head + f' "{kind}"', add_special_tokens=False)["input_ids"]
-        if ids[: len(prefix)] != prefix:
-            raise ValueError(f"the tokenizer merges across the type's start in {kind!r}")
-        sequences.append(ids)
-    width = max(len(s) for s in sequences)
-    pad = tokenizer.pad_token_id or 0
-    batch = torch.tensor([s + [pad] * (width - len(s)) for s in sequences])
-    with torch.no_grad():
-        logp = torch.log_softmax(model(batch).logits.float(), dim=-1)
-    scores = [
-        float(sum(logp[i, p, ids[p + 1]] for p in range(len(prefix) - 1, len(ids) - 1)))
-        for i, ids in enumerate(sequences)
-    ]
-    weights = np.exp(np.array(scores) - max(scores))
-    weights /= weights.sum()
-    return dict(zip(TYPES, weights.tolist(), strict=True))
+    tails = [f' "{kind}"' for kind in TYPES]
+    return dict(zip(TYPES, continuation_probabilities(model, tokenizer, head, tails), strict=True))
 
 
 def stop_context(row: StepRow) -> str:
