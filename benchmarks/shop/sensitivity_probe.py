@@ -79,9 +79,10 @@ def action_probabilities(
 ) -> dict[ShopAction, float]:
     """The model's probability of each action ``row``'s page allows, normalised over them.
 
-    Each action is scored as the JSON object the completion writes after ``"action":``, given
-    the prompt and, in Shop-R1's rationale-first order, the gold rationale (``action_first``:
-    the model's completions open with the action, so nothing of the rationale is given).
+    Each action is scored as the JSON object the completion writes after ``"action":`` (and the
+    character after it), given the prompt and, in Shop-R1's rationale-first order, the gold
+    rationale (``action_first``: the model's completions open with the action, so nothing of
+    the rationale is given).
     """
     assert row.actions is not None
     rationale = json.loads(row.completion)["rationale"]
@@ -89,7 +90,11 @@ def action_probabilities(
     candidates += [ShopAction("click", name=n) for n in row.actions.clickable]
     written = format_output(rationale, ShopAction("terminate"), action_first=action_first)
     head = row.prompt + written.split('"action": ', 1)[0] + '"action":'
-    tails = [" " + json.dumps(a.to_dict(), ensure_ascii=False) for a in candidates]
+    # Each tail ends with the character that follows the action in the model's own completions
+    # (the rationale's comma, or the object's closing brace), so its last token is split as in
+    # training ('"},' or '"}}'), the same for every candidate.
+    after = "," if action_first else "}"
+    tails = [" " + json.dumps(a.to_dict(), ensure_ascii=False) + after for a in candidates]
     probs = continuation_probabilities(model, tokenizer, head, tails)
     return dict(zip(candidates, probs, strict=True))
 
