@@ -5,9 +5,8 @@ validation steps of its preset (the sweep's split rule, never test), keep the pr
 steps, and score every action each such page allows given the prompt (and, in Shop-R1's
 rationale-first order, the gold rationale): the model's probability of each action's JSON,
 normalised over the page's actions (the choice constrained decoding samples from at
-temperature 1). Grouped by the previous
-action's kind, it prints the mean probability of ``add_to_cart`` and of the other common
-branches next to how often the shopper took each.
+temperature 1). Grouped by the previous action's kind, it prints the mean probability of
+``add_to_cart`` and of the other common branches next to how often the shopper took each.
 
 The lookup baseline wins on product pages by taking the common branch (after an option, add
 to cart); a model that ignores the previous action gives the same distribution after any

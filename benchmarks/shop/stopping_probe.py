@@ -198,18 +198,15 @@ def run_probe(cfg: Config) -> dict[str, Any]:
     """Score every validation step's action types; write and return the figures and tables."""
     from rewardgym.benchmarks.provenance import run_provenance
     from rewardgym.benchmarks.shop.sensitivity_probe import validation_rows
-    from rewardgym.benchmarks.shop.sweep import model_prompt
 
     if not (cfg.model / "config.json").is_file():
         raise FileNotFoundError(f"--model {cfg.model} holds no trained model (no config.json)")
     out = claim_output(cfg.out, OUTPUT_KIND, overwrite=cfg.overwrite)
     started = time.perf_counter()
     config = preset(cfg.preset)
-    _, prompt = model_prompt(config)
     model, tokenizer, data, rows = validation_rows(cfg.model, cfg.preset, cfg.validation_sessions)
-    probs = [
-        type_probabilities(model, tokenizer, r, action_first=prompt.action_first) for r in rows
-    ]
+    action_first = config.prompt.action_first
+    probs = [type_probabilities(model, tokenizer, r, action_first=action_first) for r in rows]
     lookup = lookup_actions(data, rows, cfg.validation_sessions)
     figures = {"model": str(cfg.model), "preset": cfg.preset, **summarise(rows, probs, lookup)}
     figures["markdown"] = render(figures)
